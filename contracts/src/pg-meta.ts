@@ -1,0 +1,154 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { defineRoute, RefParams } from './route';
+import { access, Permission } from './permissions';
+import { ENTITY_PAGE_SIZE, SQL_EDITOR_MAX_QUERY_BYTES } from './constants';
+
+/** postgres-meta's schema shape. */
+export const PgSchema = Type.Object({ id: Type.Integer(), name: Type.String(), owner: Type.String() });
+export type PgSchema = Static<typeof PgSchema>;
+
+/** postgres-meta's table shape (columns, keys and relationships arrive with the table editor). */
+export const PgTable = Type.Object({
+  id: Type.Integer(),
+  schema: Type.String(),
+  name: Type.String(),
+  rls_enabled: Type.Boolean(),
+  rls_forced: Type.Boolean(),
+  replica_identity: Type.Union([
+    Type.Literal('DEFAULT'),
+    Type.Literal('INDEX'),
+    Type.Literal('FULL'),
+    Type.Literal('NOTHING'),
+  ]),
+  bytes: Type.Integer(),
+  size: Type.String(),
+  live_rows_estimate: Type.Integer(),
+  dead_rows_estimate: Type.Integer(),
+  comment: Type.Union([Type.String(), Type.Null()]),
+});
+export type PgTable = Static<typeof PgTable>;
+
+/** postgres-meta's policy shape. */
+export const PgPolicy = Type.Object({
+  id: Type.Integer(),
+  schema: Type.String(),
+  table: Type.String(),
+  table_id: Type.Integer(),
+  name: Type.String(),
+  action: Type.Union([Type.Literal('PERMISSIVE'), Type.Literal('RESTRICTIVE')]),
+  roles: Type.Array(Type.String()),
+  command: Type.Union([
+    Type.Literal('SELECT'),
+    Type.Literal('INSERT'),
+    Type.Literal('UPDATE'),
+    Type.Literal('DELETE'),
+    Type.Literal('ALL'),
+  ]),
+  definition: Type.Union([Type.String(), Type.Null()]),
+  check: Type.Union([Type.String(), Type.Null()]),
+});
+export type PgPolicy = Static<typeof PgPolicy>;
+
+export const EntityType = Type.Union([
+  Type.Literal('table'),
+  Type.Literal('view'),
+  Type.Literal('foreign_table'),
+  Type.Literal('materialized_view'),
+  Type.Literal('partitioned_table'),
+]);
+export type EntityType = Static<typeof EntityType>;
+
+/** An item of the table editor's entity list. */
+export const Entity = Type.Object({
+  id: Type.Integer(),
+  schema: Type.String(),
+  name: Type.String(),
+  type: EntityType,
+  comment: Type.Union([Type.String(), Type.Null()]),
+});
+export type Entity = Static<typeof Entity>;
+
+export const EntitySort = Type.Union([Type.Literal('alphabetical'), Type.Literal('grouped-alphabetical')]);
+export type EntitySort = Static<typeof EntitySort>;
+
+/** Comma-separated schema names, as postgres-meta takes them. */
+const SchemaList = Type.String({ maxLength: 10_000 });
+
+export const QueryColumn = Type.Object({ name: Type.String(), type: Type.String() });
+export const QueryResult = Type.Object({
+  command: Type.String(),
+  columns: Type.Array(QueryColumn),
+  rows: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  rowCount: Type.Union([Type.Integer(), Type.Null()]),
+  /** More rows existed than the editor returns. */
+  truncated: Type.Boolean(),
+  /** The run was read-only because the member may not write. */
+  readOnly: Type.Boolean(),
+  durationMs: Type.Number(),
+});
+export type QueryResult = Static<typeof QueryResult>;
+
+export const pgMetaRoutes = {
+  listSchemas: defineRoute({
+    service: 'pg-meta',
+    method: 'GET',
+    url: '/:ref/schemas',
+    params: RefParams,
+    querystring: Type.Object({ include_system_schemas: Type.Optional(Type.Boolean()) }),
+    response: Type.Array(PgSchema),
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  listTables: defineRoute({
+    service: 'pg-meta',
+    method: 'GET',
+    url: '/:ref/tables',
+    params: RefParams,
+    querystring: Type.Object({
+      included_schemas: Type.Optional(SchemaList),
+      excluded_schemas: Type.Optional(SchemaList),
+      include_system_schemas: Type.Optional(Type.Boolean()),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+      offset: Type.Optional(Type.Integer({ minimum: 0 })),
+    }),
+    response: Type.Array(PgTable),
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  listPolicies: defineRoute({
+    service: 'pg-meta',
+    method: 'GET',
+    url: '/:ref/policies',
+    params: RefParams,
+    querystring: Type.Object({
+      included_schemas: Type.Optional(SchemaList),
+      excluded_schemas: Type.Optional(SchemaList),
+      include_system_schemas: Type.Optional(Type.Boolean()),
+    }),
+    response: Type.Array(PgPolicy),
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  listEntities: defineRoute({
+    service: 'pg-meta',
+    method: 'GET',
+    url: '/:ref/entities',
+    params: RefParams,
+    querystring: Type.Object({
+      schema: Type.String({ minLength: 1, maxLength: 63 }),
+      search: Type.Optional(Type.String({ maxLength: 200 })),
+      sort: Type.Optional(EntitySort),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: ENTITY_PAGE_SIZE })),
+      offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    }),
+    response: Type.Object({ data: Type.Array(Entity), hasMore: Type.Boolean() }),
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  runQuery: defineRoute({
+    service: 'pg-meta',
+    method: 'POST',
+    url: '/:ref/query',
+    params: RefParams,
+    body: Type.Object({ query: Type.String({ maxLength: SQL_EDITOR_MAX_QUERY_BYTES }) }),
+    response: QueryResult,
+    // Read-only members may run queries too; the service then runs them in a read-only transaction.
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+};

@@ -1,0 +1,145 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { defineRoute, Ok, RefParams, Timestamp } from './route';
+import { access, ALL_PERMISSIONS } from './permissions';
+import { OrgRoleSchema } from './identity';
+import { Registry, RegistryRemote } from './registry';
+
+export const User = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+});
+export type User = Static<typeof User>;
+
+export const ProjectStatus = Type.Union([
+  Type.Literal('ACTIVE_HEALTHY'),
+  Type.Literal('COMING_UP'),
+  Type.Literal('INACTIVE'),
+]);
+
+export const Project = Type.Object({
+  id: Type.Integer(),
+  ref: Type.String(),
+  name: Type.String(),
+  status: ProjectStatus,
+  organization_slug: Type.String(),
+  organization_name: Type.String(),
+  role: OrgRoleSchema,
+  inserted_at: Timestamp,
+});
+export type Project = Static<typeof Project>;
+
+export const Organization = Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String(), role: OrgRoleSchema });
+export type Organization = Static<typeof Organization>;
+
+export const PermissionNameSchema = Type.Union(ALL_PERMISSIONS.map((p) => Type.Literal(p)));
+
+const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' });
+
+export const platformRoutes = {
+  signIn: defineRoute({
+    service: 'platform',
+    method: 'POST',
+    url: '/auth/sign-in',
+    body: Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }),
+    response: Type.Object({ user: User }),
+    access: access.public,
+  }),
+  signOut: defineRoute({
+    service: 'platform',
+    method: 'POST',
+    url: '/auth/sign-out',
+    response: Ok,
+    access: access.public,
+  }),
+  session: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/auth/session',
+    response: Type.Object({ user: User }),
+    access: access.signedIn,
+  }),
+  listProjects: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/projects',
+    response: Type.Object({ projects: Type.Array(Project) }),
+    access: access.signedIn,
+  }),
+  getProject: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/projects/:ref',
+    params: RefParams,
+    response: Project,
+    access: access.signedIn,
+  }),
+  projectPermissions: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/projects/:ref/permissions',
+    params: RefParams,
+    response: Type.Object({ role: OrgRoleSchema, permissions: Type.Array(PermissionNameSchema) }),
+    access: access.signedIn,
+  }),
+  listOrganizations: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/organizations',
+    response: Type.Object({ organizations: Type.Array(Organization) }),
+    access: access.signedIn,
+  }),
+
+  // Internal: called by the gateway, other services and the `npm run remote` command, never by browsers.
+  resolveSession: defineRoute({
+    service: 'platform',
+    method: 'POST',
+    url: '/internal/sessions/resolve',
+    body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
+    response: Type.Object({ user: User, projects: Type.Record(Type.String(), OrgRoleSchema) }),
+    access: access.internal,
+  }),
+  projectConnection: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/internal/projects/:ref/connection',
+    params: RefParams,
+    response: Type.Object({ ref: Type.String(), connectionString: Type.String() }),
+    access: access.internal,
+  }),
+  registry: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/internal/registry',
+    response: Registry,
+    access: access.internal,
+  }),
+  listRemoteVersions: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/internal/registry/versions',
+    response: Type.Object({
+      versions: Type.Array(
+        Type.Composite([RegistryRemote, Type.Object({ active: Type.Boolean(), published_at: Timestamp })]),
+      ),
+    }),
+    access: access.internal,
+  }),
+  publishRemote: defineRoute({
+    service: 'platform',
+    method: 'POST',
+    url: '/internal/registry/versions',
+    body: RegistryRemote,
+    response: RegistryRemote,
+    status: 201,
+    access: access.internal,
+  }),
+  rollbackRemote: defineRoute({
+    service: 'platform',
+    method: 'POST',
+    url: '/internal/registry/rollback',
+    body: Type.Object({ name: Type.String({ minLength: 1 }) }),
+    response: Type.Object({ from: RegistryRemote, to: RegistryRemote }),
+    access: access.internal,
+  }),
+};

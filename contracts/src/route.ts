@@ -1,0 +1,70 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { AccessRule } from './permissions';
+
+export type ServiceName = 'platform' | 'pg-meta' | 'storage' | 'logs';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * One HTTP route, described once and used at both ends: the service registers it (Fastify validates
+ * params, query, body and reply with these schemas and checks `access`), and the frontend builds its
+ * request from `url` and types it from the same schemas.
+ */
+export interface RouteDef<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+  R extends TSchema = TSchema,
+> {
+  service: ServiceName;
+  method: HttpMethod;
+  /** Path inside the service, Fastify style (`/:ref/tables`). The gateway serves it under `/api/<service>`. */
+  url: string;
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  response: R;
+  /** Status of a successful reply. */
+  status?: 200 | 201;
+  access: AccessRule;
+}
+
+export function defineRoute<P extends TSchema, Q extends TSchema, B extends TSchema, R extends TSchema>(
+  def: RouteDef<P, Q, B, R>,
+): RouteDef<P, Q, B, R> {
+  return def;
+}
+
+/** The static types of a route's parts, for handlers and RTK Query endpoints alike. */
+export type RouteParams<D> = D extends RouteDef<infer P, TSchema, TSchema, TSchema> ? Static<P> : never;
+export type RouteQuery<D> = D extends RouteDef<TSchema, infer Q, TSchema, TSchema> ? Static<Q> : never;
+export type RouteBody<D> = D extends RouteDef<TSchema, TSchema, infer B, TSchema> ? Static<B> : never;
+export type RouteReply<D> = D extends RouteDef<TSchema, TSchema, TSchema, infer R> ? Static<R> : never;
+
+/** Fills `:name` segments of a route's url; every value is URI-encoded. */
+export function fillPath(url: string, params: Record<string, string | number> = {}): string {
+  return url.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === '') throw new Error(`Missing path parameter "${name}" for ${url}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** The path the browser calls through the gateway. */
+export function gatewayPath(def: Pick<RouteDef, 'service' | 'url'>, params?: Record<string, string | number>): string {
+  return `/api/${def.service}${fillPath(def.url, params)}`;
+}
+
+export const ErrorReply = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    error: Type.String(),
+    message: Type.String(),
+    code: Type.Optional(Type.String()),
+  },
+  { $id: 'ErrorReply' },
+);
+export type ErrorReply = Static<typeof ErrorReply>;
+
+export const RefParams = Type.Object({ ref: Type.String({ pattern: '^[a-z0-9-]{1,64}$' }) });
+export const Ok = Type.Object({ ok: Type.Literal(true) });
+export const Timestamp = Type.String({ format: 'date-time' });

