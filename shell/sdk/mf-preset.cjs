@@ -1,0 +1,119 @@
+// @ts-check
+// One Module Federation build preset for the shell and every remote (ARCHITECTURE.md, "Runtime composition").
+const path = require('node:path');
+const webpack = require('webpack');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+
+/** Singletons shared by every app on the page. A trailing slash shares the package's subpaths too. */
+const SHARED = [
+  'react',
+  'react/',
+  'react-dom',
+  'react-dom/',
+  'react-router',
+  'react-router-dom',
+  'react-redux',
+  '@reduxjs/toolkit',
+  '@reduxjs/toolkit/',
+  '@dash/shell-sdk',
+  '@dash/contracts',
+];
+
+/** @param {string} dir */
+function sharedConfig(dir) {
+  /** @type {Record<string, object>} */
+  const shared = {};
+  for (const key of SHARED) {
+    const pkg = key.replace(/\/$/, '');
+    const version = require(require.resolve(`${pkg}/package.json`, { paths: [dir] })).version;
+    const major = version.split('.')[0];
+    shared[key] = {
+      singleton: true,
+      requiredVersion: `^${major}.0.0`,
+      // Two Reacts on a page break hooks: refuse a mismatched major rather than load a second copy.
+      strictVersion: pkg === 'react' || pkg === 'react-dom',
+    };
+  }
+  return shared;
+}
+
+/**
+ * @param {{
+ *   name: string,            // Module Federation name, e.g. 'mfe_logs'
+ *   dir: string,             // the app's folder
+ *   kind: 'host' | 'remote',
+ *   title?: string,          // host page title
+ * }} options
+ * @returns {import('webpack').Configuration}
+ */
+function federatedConfig({ name, dir, kind, title }) {
+  const isHost = kind === 'host';
+  return {
+    mode: process.env.NODE_ENV === 'development' ? 'development' : 'production',
+    context: dir,
+    entry: isHost ? { main: './src/index.ts' } : {},
+    devtool: 'source-map',
+    output: {
+      path: path.join(dir, 'dist'),
+      publicPath: 'auto',
+      uniqueName: name,
+      filename: '[name].[contenthash:8].js',
+      chunkFilename: '[name].[contenthash:8].js',
+      clean: true,
+    },
+    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs'] },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          use: {
+            loader: 'swc-loader',
+            options: {
+              jsc: {
+                parser: { syntax: 'typescript', tsx: true },
+                transform: { react: { runtime: 'automatic' } },
+                target: 'es2020',
+              },
+            },
+          },
+        },
+        { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+      ],
+    },
+    performance: { hints: false },
+    plugins: [
+      new ModuleFederationPlugin({
+        name,
+        filename: 'remoteEntry.js',
+        manifest: true,
+        dts: false,
+        shareStrategy: 'loaded-first',
+        experiments: { asyncStartup: true },
+        exposes: isHost ? undefined : { './module': './src/module.tsx' },
+        shared: sharedConfig(dir),
+        runtimePlugins: isHost ? [require.resolve('./src/federation/retry-plugin.ts')] : [],
+      }),
+      new webpack.DefinePlugin({ __DASH_BUILD_LABEL__: JSON.stringify(process.env.DASH_BUILD_LABEL ?? '') }),
+      ...(isHost ? [new HtmlWebpackPlugin({ title: title ?? 'Dashboard', templateContent: htmlTemplate(title ?? 'Dashboard') })] : []),
+    ],
+  };
+}
+
+/** @param {string} title */
+function htmlTemplate(title) {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${title}</title>
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+}
+
+module.exports = { federatedConfig, SHARED };

@@ -1,0 +1,57 @@
+import { createContext, useCallback, useRef, useState, type ReactNode } from 'react';
+import { Button } from './ui/Button';
+import { Modal } from './ui/Modal';
+
+export interface ConfirmOptions {
+  title: string;
+  message: ReactNode;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  variant?: 'primary' | 'danger';
+}
+
+export const ConfirmContext = createContext<((options: ConfirmOptions) => Promise<boolean>) | null>(null);
+
+/** Provides `useConfirm()`: one dialog at a time, answered by its buttons or Escape. */
+export function ConfirmProvider({ children }: { children: ReactNode }) {
+  const [options, setOptions] = useState<ConfirmOptions | null>(null);
+  const resolver = useRef<((value: boolean) => void) | null>(null);
+
+  const confirm = useCallback((next: ConfirmOptions) => {
+    resolver.current?.(false);
+    setOptions(next);
+    return new Promise<boolean>((resolve) => {
+      resolver.current = resolve;
+    });
+  }, []);
+
+  const answer = (value: boolean) => {
+    resolver.current?.(value);
+    resolver.current = null;
+    setOptions(null);
+  };
+
+  return (
+    <ConfirmContext.Provider value={confirm}>
+      {children}
+      {options && (
+        <Modal
+          title={options.title}
+          onClose={() => answer(false)}
+          footer={
+            <>
+              <Button variant="default" onClick={() => answer(false)}>
+                {options.cancelLabel ?? 'Cancel'}
+              </Button>
+              <Button variant={options.variant ?? 'primary'} onClick={() => answer(true)} autoFocus>
+                {options.confirmLabel ?? 'Confirm'}
+              </Button>
+            </>
+          }
+        >
+          {options.message}
+        </Modal>
+      )}
+    </ConfirmContext.Provider>
+  );
+}
