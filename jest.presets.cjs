@@ -33,7 +33,7 @@ exports.integration = (rootDir) => ({
 
 exports.web = (rootDir) => ({
   rootDir,
-  testEnvironment: 'jsdom',
+  testEnvironment: path.join(__dirname, 'shell/sdk/jest/environment.cjs'),
   testMatch: ['<rootDir>/test/**/*.test.ts?(x)'],
   transform: { '^.+\\.(t|j)sx?$': swc(true) },
   transformIgnorePatterns: ['/node_modules/(?!(react-data-grid)/)'],

@@ -3,3 +3,5 @@ if (!globalThis.CSS) globalThis.CSS = { escape: (s) => String(s).replace(/[^a-zA
 if (!globalThis.ResizeObserver) globalThis.ResizeObserver = class { observe() {} unobserve() {} disconnect() {} };
 if (typeof Element !== 'undefined' && !Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
 if (!globalThis.TextEncoder) Object.assign(globalThis, require('node:util'));
+// The Module Federation preset defines this at build time; tests get a fixed label.
+globalThis.__DASH_BUILD_LABEL__ = 'test';

@@ -5,7 +5,8 @@ import { gatewayPath, platformRoutes, type RouteDef } from '@dash/contracts';
 /** Dispatched when any call answers 401: the shell sends the user to sign-in. */
 export const sessionExpired = createAction('session/expired');
 
-const rawBaseQuery = fetchBaseQuery({ baseUrl: '', credentials: 'same-origin' });
+// Absolute URLs (the page's origin): requests resolve the same way in the browser and in tests.
+const rawBaseQuery = fetchBaseQuery({ baseUrl: globalThis.location?.origin ?? '', credentials: 'same-origin' });
 
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   const result = await rawBaseQuery(args, api, extra);

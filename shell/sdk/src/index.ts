@@ -13,7 +13,3 @@ export { AreaLayout, PageHeader, type AreaNavItem } from './ui/Layout';
 export { TextField, SelectField } from './ui/Field';
 export { Toaster } from './ui/Toaster';
 
-/** Build label baked in by the Module Federation preset (`DASH_BUILD_LABEL`), shown on a remote's root. */
-declare global {
-  const __DASH_BUILD_LABEL__: string;
-}

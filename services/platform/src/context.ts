@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import { SIGN_IN_MAX_ATTEMPTS, SIGN_IN_WINDOW_MS } from '@dash/contracts';
+import { createDb, createPool, migrateSchema } from '@dash/service-kit';
+import { ConnectionCipher, hashPassword } from './crypto';
+import { AttemptLimiter } from './rate-limit';
+import { platformMigrations } from './db/migrations';
+import { PLATFORM_SCHEMA, type Database } from './db/schema';
+
+export interface PlatformConfig {
+  /** The platform database (schema `platform` is created and migrated in it). */
+  databaseUrl: string;
+  /** A server admin URL, used to CREATE DATABASE for projects; its database part is replaced per project. */
+  adminUrl: string;
+  /** Project databases are named `${projectDbPrefix}${ref}`. Default `dash_project_`. */
+  projectDbPrefix?: string;
+  /** HMAC secret of signed identities. */
+  secret: string;
+  /** 64 hex characters: the AES-256-GCM key of stored connection strings. */
+  encryptionKey: string;
+  /** Adds `Secure` to the session cookie. */
+  cookieSecure?: boolean;
+  logger?: boolean;
+  signIn?: {
+    /** Failed attempts per window per (email, client address). Default SIGN_IN_MAX_ATTEMPTS. */
+    maxPerEmailAndIp?: number;
+    /** Failed attempts per window per client address, over all emails. Default 5 × SIGN_IN_MAX_ATTEMPTS. */
+    maxPerIp?: number;
+    windowMs?: number;
+  };
+}
+
+export const DEFAULT_PROJECT_DB_PREFIX = 'dash_project_';
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Everything the routes and the project/seed functions share. */
+export interface PlatformContext {
+  pool: pg.Pool;
+  /** Queries: every table name resolves in the `platform` schema. */
+  db: Kysely<Database>;
+  adminUrl: string;
+  projectDbPrefix: string;
+  cipher: ConnectionCipher;
+  cookieSecure: boolean;
+  signInLimiter: AttemptLimiter;
+  signInLimits: { maxPerEmailAndIp: number; maxPerIp: number };
+  /** A real scrypt hash of a random password: unknown emails are checked against it for even timing. */
+  dummyPasswordHash: string;
+}
+
+/** Connects to the platform database and migrates the `platform` schema. */
+export async function createPlatformContext(config: PlatformConfig): Promise<PlatformContext> {
+  const cipher = new ConnectionCipher(config.encryptionKey);
+  const pool = createPool(config.databaseUrl);
+  try {
+    const base = createDb<Database>(pool);
+    await migrateSchema(base as unknown as Kysely<unknown>, PLATFORM_SCHEMA, platformMigrations);
+    const windowMs = config.signIn?.windowMs ?? SIGN_IN_WINDOW_MS;
+    return {
+      pool,
+      db: base.withSchema(PLATFORM_SCHEMA),
+      adminUrl: config.adminUrl,
+      projectDbPrefix: config.projectDbPrefix ?? DEFAULT_PROJECT_DB_PREFIX,
+      cipher,
+      cookieSecure: config.cookieSecure ?? false,
+      signInLimiter: new AttemptLimiter(windowMs),
+      signInLimits: {
+        maxPerEmailAndIp: config.signIn?.maxPerEmailAndIp ?? SIGN_IN_MAX_ATTEMPTS,
+        maxPerIp: config.signIn?.maxPerIp ?? 5 * SIGN_IN_MAX_ATTEMPTS,
+      },
+      dummyPasswordHash: await hashPassword(`dummy-${Math.random()}-${Date.now()}`),
+    };
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+// Migrations are append-only: never edit one that has shipped, add the next instead.
+// Every statement names its schema explicitly; the Migrator keeps its history in `platform` too.
+
+async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+export const platformMigrations: Record<string, Migration> = {
+  '0001_identity_and_projects': {
+    up: (db) =>
+      run(db, [
+        `create table platform.users (
+          id uuid primary key default gen_random_uuid(),
+          email text not null unique check (email = lower(email) and length(email) between 3 and 320),
+          name text not null,
+          password_hash text not null,
+          created_at timestamptz not null default now()
+        )`,
+        `create table platform.sessions (
+          token_hash text primary key check (token_hash ~ '^[0-9a-f]{64}$'),
+          user_id uuid not null references platform.users (id) on delete cascade,
+          created_at timestamptz not null default now(),
+          expires_at timestamptz not null
+        )`,
+        `create index sessions_user_id on platform.sessions (user_id)`,
+        `create index sessions_expires_at on platform.sessions (expires_at)`,
+        `create table platform.organizations (
+          id serial primary key,
+          slug text not null unique check (slug ~ '^[a-z0-9-]{1,64}$'),
+          name text not null,
+          created_at timestamptz not null default now()
+        )`,
+        `create table platform.members (
+          org_id integer not null references platform.organizations (id) on delete cascade,
+          user_id uuid not null references platform.users (id) on delete cascade,
+          role text not null check (role in ('owner', 'administrator', 'developer', 'read_only')),
+          created_at timestamptz not null default now(),
+          primary key (org_id, user_id)
+        )`,
+        `create index members_user_id on platform.members (user_id)`,
+        `create table platform.projects (
+          id serial primary key,
+          ref text not null unique check (ref ~ '^[a-z0-9-]{1,64}$'),
+          name text not null,
+          org_id integer not null references platform.organizations (id) on delete restrict,
+          status text not null default 'ACTIVE_HEALTHY' check (status in ('ACTIVE_HEALTHY', 'COMING_UP', 'INACTIVE')),
+          connection_encrypted text not null,
+          inserted_at timestamptz not null default now()
+        )`,
+        `create index projects_org_id on platform.projects (org_id)`,
+      ]),
+  },
+  '0002_remote_registry': {
+    up: (db) =>
+      run(db, [
+        `create table platform.remote_versions (
+          id serial primary key,
+          name text not null,
+          version text not null,
+          entry text not null,
+          contract integer not null check (contract >= 1),
+          mount text not null,
+          title text not null,
+          published_at timestamptz not null default clock_timestamp(),
+          active boolean not null default false,
+          unique (name, version)
+        )`,
+        // At most one active version per remote.
+        `create unique index remote_versions_one_active on platform.remote_versions (name) where active`,
+        `create index remote_versions_history on platform.remote_versions (name, published_at desc, id desc)`,
+      ]),
+  },
+};

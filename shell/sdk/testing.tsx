@@ -1,0 +1,73 @@
+// Test helpers for remotes and the shell: render an area inside the real store and router, with
+// `fetch` replaced by canned answers (the network edge). Not part of the sdk's runtime exports.
+import { render } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import type { ComponentType, ReactElement } from 'react';
+import type { OrgRole } from '@dash/contracts';
+import { ROLE_PERMISSIONS } from '@dash/contracts';
+import { createStore } from './src/store';
+import { ConfirmProvider } from './src/confirm';
+import { Toaster } from './src/ui/Toaster';
+
+export type MockAnswer = { status?: number; body: unknown } | ((request: Request) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>);
+
+export interface FetchMock {
+  calls: Request[];
+  /** Bodies of the requests to `METHOD /path`, parsed as JSON. */
+  bodiesOf(key: string): Promise<unknown[]>;
+}
+
+/**
+ * Replaces `fetch` with answers keyed by `METHOD /path` (no query string). An unknown request answers
+ * 404 so a test notices a call it did not expect.
+ */
+export function mockFetch(answers: Record<string, MockAnswer>): FetchMock {
+  const calls: Request[] = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(String(input), init);
+    calls.push(request.clone());
+    const url = new URL(request.url);
+    const answer = answers[`${request.method} ${url.pathname}`];
+    const result = typeof answer === 'function' ? await answer(request) : answer;
+    if (!result) {
+      return new Response(JSON.stringify({ statusCode: 404, error: 'Not Found', message: `No mock for ${request.method} ${url.pathname}` }), {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    return new Response(JSON.stringify(result.body), { status: result.status ?? 200, headers: { 'content-type': 'application/json' } });
+  }) as typeof fetch;
+  return {
+    calls,
+    bodiesOf: async (key) => {
+      const matching = calls.filter((c) => `${c.method} ${new URL(c.url).pathname}` === key);
+      return Promise.all(matching.map(async (c) => JSON.parse(await c.clone().text()) as unknown));
+    },
+  };
+}
+
+/** The platform's permissions answer for a role, for `mockFetch`. */
+export function permissionsAnswer(ref: string, role: OrgRole): Record<string, MockAnswer> {
+  return { [`GET /api/platform/projects/${ref}/permissions`]: { body: { role, permissions: ROLE_PERMISSIONS[role] } } };
+}
+
+/**
+ * Renders a remote's routes component under `/project/:ref/<mount>/*`, as the shell mounts it, at `url`.
+ */
+export function renderArea(Routes_: ComponentType, options: { mount: string; url: string }): ReturnType<typeof render> & { store: ReturnType<typeof createStore> } {
+  const store = createStore();
+  const ui: ReactElement = (
+    <Provider store={store}>
+      <ConfirmProvider>
+        <MemoryRouter initialEntries={[options.url]}>
+          <Routes>
+            <Route path={`/project/:ref/${options.mount}/*`} element={<Routes_ />} />
+          </Routes>
+        </MemoryRouter>
+        <Toaster />
+      </ConfirmProvider>
+    </Provider>
+  );
+  return { ...render(ui), store };
+}
