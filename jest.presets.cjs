@@ -14,8 +14,11 @@ const swc = (tsx) => [
   },
 ];
 
+const reporters = ['default', path.join(__dirname, 'scripts/jest-summary-reporter.cjs')];
+
 exports.unit = (rootDir) => ({
   rootDir,
+  reporters,
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: { '^.+\\.(t|j)sx?$': swc(false) },
@@ -33,6 +36,7 @@ exports.integration = (rootDir) => ({
 
 exports.web = (rootDir) => ({
   rootDir,
+  reporters,
   testEnvironment: path.join(__dirname, 'shell/sdk/jest/environment.cjs'),
   testMatch: ['<rootDir>/test/**/*.test.ts?(x)'],
   transform: { '^.+\\.(t|j)sx?$': swc(true) },

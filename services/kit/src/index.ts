@@ -5,3 +5,4 @@ export * from './db';
 export * from './config';
 export * from './project-bootstrap';
 export * from './project-pools';
+export * from './postgres';

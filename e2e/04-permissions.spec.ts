@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { REF, screenshot, signIn } from './stack';
+
+test('a Read-only member sees write actions disabled, and the service refuses them', async ({ page }) => {
+  await signIn(page, 'viewer@example.com');
+  await page.goto(`/project/${REF}/storage/buckets`);
+  const newBucket = page.getByRole('button', { name: 'New bucket' });
+  await expect(newBucket).toBeDisabled();
+  await newBucket.hover({ force: true });
+  await expect(page.getByRole('tooltip').filter({ hasText: 'You need additional permissions to create buckets' })).toBeVisible();
+  await screenshot(page, '10-viewer-storage');
+
+  // The guard is the service: the same action through the API answers 403.
+  const response = await page.request.post(`/api/storage/${REF}/buckets`, { data: { id: 'viewer-bucket', public: false } });
+  expect(response.status()).toBe(403);
+  const list = await page.request.get(`/api/storage/${REF}/buckets`);
+  expect(list.status()).toBe(200);
+  expect(((await list.json()) as { id: string }[]).map((b) => b.id)).not.toContain('viewer-bucket');
+
+  // The SQL editor runs a Read-only member's queries in a read-only transaction.
+  await page.goto(`/project/${REF}/sql/new`);
+  await page.getByRole('textbox', { name: /sql/i }).fill('create table viewer_table (id int)');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByText(/read-only transaction/)).toBeVisible();
+  await screenshot(page, '11-viewer-sql');
+});
+
+test('signed-out calls are refused and cross-site writes are blocked', async ({ request }) => {
+  expect((await request.get(`/api/pg-meta/${REF}/tables`)).status()).toBe(401);
+  const crossSite = await request.post('/api/platform/auth/sign-in', {
+    headers: { origin: 'https://evil.example.com' },
+    data: { email: 'owner@example.com', password: 'x' },
+  });
+  expect(crossSite.status()).toBe(403);
+});

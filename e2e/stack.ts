@@ -1,0 +1,39 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+export const E2E_PORT = 18080;
+export const E2E_DATA_DIR = '.data/e2e';
+export const E2E_PASSWORD = 'e2e-demo-password';
+export const ROOT = path.resolve(__dirname, '..');
+export const REF = 'default';
+
+/** Port of a remote's static server, as scripts/src/layout.ts derives it. */
+export const remotePort = (offset: number) => E2E_PORT + 100 + offset;
+export const REMOTE_OFFSETS = { table_editor: 1, sql_editor: 2, policies: 3, storage: 4, logs: 5 } as const;
+
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(E2E_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/projects$/);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(__dirname, 'screenshots', `${name}.png`), fullPage: true });
+}
+
+/** Runs `npm run remote -- …` against the e2e stack. */
+export function remoteCommand(args: string[], extraEnv: Record<string, string> = {}): string {
+  return execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'run.mjs'), 'remote', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(E2E_PORT), DASH_DATA_DIR: E2E_DATA_DIR, ...extraEnv },
+    encoding: 'utf8',
+  });
+}
+
+export function pidOf(processName: string): number {
+  return Number(readFileSync(path.join(ROOT, E2E_DATA_DIR, 'run', `${processName}.pid`), 'utf8'));
+}

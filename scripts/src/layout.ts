@@ -1,0 +1,53 @@
+import path from 'node:path';
+
+/** The repository root (scripts/dist/.. /..). */
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Where a running stack keeps its database, secrets, published remotes and logs. */
+export function dataDir(): string {
+  return path.resolve(ROOT, process.env.DASH_DATA_DIR ?? '.data');
+}
+
+/**
+ * Ports derive from the gateway's PORT so two stacks (a developer's and the browser tests') can run side
+ * by side: services at PORT+11.., remotes' static servers at PORT+101..
+ */
+export function ports() {
+  const gateway = Number(process.env.PORT ?? 8080);
+  if (!Number.isInteger(gateway) || gateway < 1 || gateway > 65000) throw new Error(`PORT must be a TCP port, got ${process.env.PORT}`);
+  return {
+    gateway,
+    platform: gateway + 11,
+    'pg-meta': gateway + 12,
+    storage: gateway + 13,
+    logs: gateway + 14,
+    remote: (offset: number) => gateway + 100 + offset,
+  };
+}
+
+export interface RemoteDeployment {
+  /** Workspace folder and the short name the `npm run remote` command takes. */
+  folder: string;
+  short: string;
+  /** Module Federation name. */
+  name: string;
+  mount: string;
+  title: string;
+  /** Static server port offset (PORT + 100 + offset). */
+  offset: number;
+}
+
+/** What is deployed where. The shell does not know this list: it reads the registry at run time. */
+export const REMOTES: readonly RemoteDeployment[] = [
+  { folder: 'mfe-table-editor', short: 'table-editor', name: 'mfe_table_editor', mount: 'editor', title: 'Table Editor', offset: 1 },
+  { folder: 'mfe-sql-editor', short: 'sql-editor', name: 'mfe_sql_editor', mount: 'sql', title: 'SQL Editor', offset: 2 },
+  { folder: 'mfe-policies', short: 'policies', name: 'mfe_policies', mount: 'auth/policies', title: 'Policies', offset: 3 },
+  { folder: 'mfe-storage', short: 'storage', name: 'mfe_storage', mount: 'storage', title: 'Storage', offset: 4 },
+  { folder: 'mfe-logs', short: 'logs', name: 'mfe_logs', mount: 'logs', title: 'Logs', offset: 5 },
+];
+
+export function findRemote(short: string): RemoteDeployment {
+  const remote = REMOTES.find((r) => r.short === short || r.name === short || r.folder === short);
+  if (!remote) throw new Error(`Unknown remote "${short}". Known: ${REMOTES.map((r) => r.short).join(', ')}`);
+  return remote;
+}

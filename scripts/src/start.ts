@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureDatabase, startEmbeddedPostgres, withDatabase, type EmbeddedServer } from '@dash/service-kit';
+import { dataDir, ports, REMOTES, ROOT } from './layout';
+import { loadSecrets } from './secrets';
+import { publishNewBuilds, remotesDir } from './remotes';
+
+const children: { name: string; child: ChildProcess }[] = [];
+let database: EmbeddedServer | null = null;
+let stopping = false;
+
+function runDir() {
+  return path.join(dataDir(), 'run');
+}
+
+function logFile(name: string) {
+  return path.join(dataDir(), 'logs', `${name}.log`);
+}
+
+function spawnProcess(name: string, script: string, args: string[], env: Record<string, string>): ChildProcess {
+  mkdirSync(path.dirname(logFile(name)), { recursive: true });
+  const out = createWriteStream(logFile(name), { flags: 'a' });
+  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  writeFileSync(path.join(runDir(), `${name}.pid`), String(child.pid));
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`\n${name} exited (${signal ?? code}). Its log: ${logFile(name)}`);
+    const tail = readFileSync(logFile(name), 'utf8').trim().split('\n').slice(-15).join('\n');
+    if (tail) console.error(tail);
+    // A remote's static server may be stopped on purpose (it is deployed on its own); a service may not.
+    if (!name.startsWith('remote-')) void shutdown(1);
+  });
+  children.push({ name, child });
+  return child;
+}
+
+async function waitForHealth(name: string, url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${name} did not answer ${url} within ${timeoutMs / 1000} s. Its log: ${logFile(name)}`);
+}
+
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    for (const { child } of children.reverse()) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await database?.stop().catch(() => {});
+  }
+  process.exit(code);
+}
+
+async function main() {
+  const secrets = loadSecrets();
+  const demoPassword = process.env.DASHBOARD_DEMO_PASSWORD || secrets.demoPassword;
+  const p = ports();
+  rmSync(runDir(), { recursive: true, force: true });
+  mkdirSync(runDir(), { recursive: true });
+
+  let adminUrl: string;
+  let platformUrl: string;
+  if (process.env.DATABASE_URL) {
+    adminUrl = process.env.DATABASE_URL;
+    platformUrl = process.env.DATABASE_URL;
+    console.log(`Database: ${new URL(adminUrl).host} (DATABASE_URL)`);
+  } else {
+    database = await startEmbeddedPostgres({ dataDir: path.join(dataDir(), 'postgres'), password: secrets.postgresPassword, persistent: true });
+    adminUrl = database.url;
+    await ensureDatabase(adminUrl, 'dash_platform');
+    platformUrl = withDatabase(adminUrl, 'dash_platform');
+    console.log(`Database: embedded Postgres 15 on 127.0.0.1:${database.port} (data in ${path.join(dataDir(), 'postgres')})`);
+  }
+
+  const common = { DASH_INTERNAL_SECRET: secrets.internalSecret, NODE_ENV: 'production' };
+  const service = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'gateway', env: Record<string, string>) =>
+    spawnProcess(name, path.join(ROOT, 'services', name, 'dist', 'main.js'), [], { ...common, ...env });
+  const serviceUrl = (name: 'platform' | 'pg-meta' | 'storage' | 'logs') => `http://127.0.0.1:${p[name]}`;
+
+  service('platform', {
+    PORT: String(p.platform),
+    DASH_PLATFORM_DATABASE_URL: platformUrl,
+    DASH_POSTGRES_ADMIN_URL: adminUrl,
+    DASH_ENCRYPTION_KEY: secrets.encryptionKey,
+    DASHBOARD_DEMO_PASSWORD: demoPassword,
+  });
+  await waitForHealth('platform', `${serviceUrl('platform')}/health`);
+  service('pg-meta', { PORT: String(p['pg-meta']), DASH_PLATFORM_URL: serviceUrl('platform') });
+  service('storage', { PORT: String(p.storage), DASH_PLATFORM_URL: serviceUrl('platform') });
+  service('logs', { PORT: String(p.logs), DASH_PLATFORM_DATABASE_URL: platformUrl });
+  await Promise.all((['pg-meta', 'storage', 'logs'] as const).map((name) => waitForHealth(name, `${serviceUrl(name)}/health`)));
+
+  for (const remote of REMOTES) {
+    const root = path.join(remotesDir(), remote.name);
+    mkdirSync(root, { recursive: true });
+    spawnProcess(`remote-${remote.name}`, path.join(ROOT, 'scripts', 'dist', 'static-server.js'), [root, String(p.remote(remote.offset))], {});
+  }
+  await publishNewBuilds();
+
+  service('gateway', {
+    PORT: String(p.gateway),
+    DASH_PLATFORM_URL: serviceUrl('platform'),
+    DASH_PG_META_URL: serviceUrl('pg-meta'),
+    DASH_STORAGE_URL: serviceUrl('storage'),
+    DASH_LOGS_URL: serviceUrl('logs'),
+    DASH_SHELL_DIR: path.join(ROOT, 'shell', 'dist'),
+  });
+  await waitForHealth('gateway', `http://127.0.0.1:${p.gateway}/health`);
+
+  console.log(`
+Dashboard running at http://127.0.0.1:${p.gateway}
+
+Demo sign-ins (password ${process.env.DASHBOARD_DEMO_PASSWORD ? 'from DASHBOARD_DEMO_PASSWORD' : 'generated, kept in .data/secrets.json'}):
+  owner@example.com   ${demoPassword}   (Owner)
+  viewer@example.com  ${demoPassword}   (Read-only)
+
+Logs of each process: ${path.join(dataDir(), 'logs')}
+Press Ctrl+C to stop.`);
+}
+
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+main().catch(async (error: Error) => {
+  console.error(`\nStart failed: ${error.message}`);
+  await shutdown(1);
+});

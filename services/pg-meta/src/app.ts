@@ -1,0 +1,49 @@
+import { SQL_EDITOR_MAX_ROWS, SQL_EDITOR_STATEMENT_TIMEOUT_MS } from '@dash/contracts';
+import { createServiceApp, ProjectPools, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { registerEntityRoutes } from './routes/entities';
+import { registerPolicyRoutes } from './routes/policies';
+import { registerQueryRoutes } from './routes/query';
+import { registerSchemaRoutes } from './routes/schemas';
+import { registerTableRoutes } from './routes/tables';
+
+export interface PgMetaOptions {
+  /** Secret that signs identities (DASH_INTERNAL_SECRET). */
+  secret: string;
+  /** Pools of project databases. The caller owns them; give `resolver` instead to let the app own its pools. */
+  pools?: ProjectPools;
+  /** Finds a project's connection string; the app then creates its pools and closes them on close. */
+  resolver?: ConnectionResolver;
+  logger?: boolean;
+  /** SQL editor limits; the contracts' constants by default. */
+  sqlEditor?: { statementTimeoutMs?: number; maxRows?: number };
+}
+
+export interface PgMetaContext {
+  pools: ProjectPools;
+  sqlEditor: { statementTimeoutMs: number; maxRows: number };
+}
+
+/** The pg-meta service, not listening: `main.ts` listens, tests use `app.inject`. */
+export function buildApp(options: PgMetaOptions): ServiceApp {
+  const owned = options.pools === undefined;
+  let pools = options.pools;
+  if (!pools) {
+    if (!options.resolver) throw new Error('pg-meta needs either pools or a connection resolver');
+    pools = new ProjectPools(options.resolver);
+  }
+  const ctx: PgMetaContext = {
+    pools,
+    sqlEditor: {
+      statementTimeoutMs: options.sqlEditor?.statementTimeoutMs ?? SQL_EDITOR_STATEMENT_TIMEOUT_MS,
+      maxRows: options.sqlEditor?.maxRows ?? SQL_EDITOR_MAX_ROWS,
+    },
+  };
+  const app = createServiceApp({ name: 'pg-meta', secret: options.secret, logger: options.logger });
+  registerSchemaRoutes(app, ctx);
+  registerTableRoutes(app, ctx);
+  registerPolicyRoutes(app, ctx);
+  registerEntityRoutes(app, ctx);
+  registerQueryRoutes(app, ctx);
+  if (owned) app.addHook('onClose', async () => ctx.pools.closeAll());
+  return app;
+}

@@ -1,0 +1,17 @@
+import { ENTITY_PAGE_SIZE, pgMetaRoutes, type Entity } from '@dash/contracts';
+import { addRoute, type ServiceApp } from '@dash/service-kit';
+import { catalogQuery } from '../db/project-db';
+import { listEntitiesQuery } from '../sql/entities';
+import type { PgMetaContext } from '../app';
+
+export function registerEntityRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+  addRoute(app, pgMetaRoutes.listEntities, async ({ params, query }) => {
+    const limit = query.limit ?? ENTITY_PAGE_SIZE;
+    const rows = await catalogQuery<Entity>(
+      ctx.pools,
+      params.ref,
+      listEntitiesQuery({ schema: query.schema, search: query.search, sort: query.sort, limit, offset: query.offset ?? 0 }),
+    );
+    return { data: rows.slice(0, limit), hasMore: rows.length > limit };
+  });
+}

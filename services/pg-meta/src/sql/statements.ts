@@ -1,0 +1,138 @@
+/**
+ * A small lexical scan of SQL text, enough to find where statements start and which keywords they
+ * start with. It understands what can hide a `;` or a keyword: '...' and E'...' strings, "quoted
+ * identifiers", $tag$ dollar quotes $tag$, -- line comments and nested block comments. It is not a
+ * parser: Postgres still parses and runs the text as written.
+ */
+export interface StatementHead {
+  /** The leading keywords (up to two), upper-cased; empty when the statement starts with no word. */
+  words: string[];
+}
+
+interface Scan extends StatementHead {
+  /** Something other than a keyword came, so later words are not leading keywords. */
+  closed: boolean;
+}
+
+const isWordStart = (c: string) => /[A-Za-z_\u0080-\uffff]/.test(c);
+const isWordChar = (c: string) => /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
+
+/** Statements of the text that have any content (comments and blanks alone are not statements). */
+export function statementHeads(sql: string): StatementHead[] {
+  const heads: StatementHead[] = [];
+  let current: Scan | null = null;
+  const touch = (): Scan => (current ??= { words: [], closed: false });
+  const end = () => {
+    if (current) heads.push({ words: current.words });
+    current = null;
+  };
+  const n = sql.length;
+  let i = 0;
+  while (i < n) {
+    const c = sql[i]!;
+    const next = sql[i + 1];
+    if (c === '-' && next === '-') {
+      const nl = sql.indexOf('\n', i);
+      i = nl === -1 ? n : nl + 1;
+      continue;
+    }
+    if (c === '/' && next === '*') {
+      let depth = 1;
+      i += 2;
+      while (i < n && depth > 0) {
+        if (sql[i] === '/' && sql[i + 1] === '*') {
+          depth++;
+          i += 2;
+        } else if (sql[i] === '*' && sql[i + 1] === '/') {
+          depth--;
+          i += 2;
+        } else i++;
+      }
+      continue;
+    }
+    if (c === ';') {
+      end();
+      i++;
+      continue;
+    }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    const head = touch();
+    if (!isWordStart(c)) head.closed = true;
+    if (c === "'") {
+      i = skipQuoted(sql, i, "'", false);
+      continue;
+    }
+    if (c === '"') {
+      i = skipQuoted(sql, i, '"', false);
+      continue;
+    }
+    if (c === '$') {
+      const tag = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(sql.slice(i, i + 128));
+      if (tag) {
+        const close = sql.indexOf(tag[0], i + tag[0].length);
+        i = close === -1 ? n : close + tag[0].length;
+        continue;
+      }
+      i++;
+      continue;
+    }
+    if (isWordStart(c)) {
+      let j = i + 1;
+      while (j < n && isWordChar(sql[j]!)) j++;
+      const word = sql.slice(i, j);
+      // E'...' (and e'...') strings take backslash escapes.
+      if ((word === 'E' || word === 'e') && sql[j] === "'") {
+        head.closed = true;
+        i = skipQuoted(sql, j, "'", true);
+        continue;
+      }
+      if (!head.closed && head.words.length < 2) head.words.push(word.toUpperCase());
+      i = j;
+      continue;
+    }
+    i++;
+  }
+  end();
+  return heads;
+}
+
+function skipQuoted(sql: string, start: number, quote: string, backslashEscapes: boolean): number {
+  let i = start + 1;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    if (backslashEscapes && c === '\\') {
+      i += 2;
+      continue;
+    }
+    if (c === quote) {
+      if (sql[i + 1] === quote) {
+        i += 2;
+        continue;
+      }
+      return i + 1;
+    }
+    i++;
+  }
+  return sql.length;
+}
+
+/** True when the text has no statement at all: blank, or only comments and semicolons. */
+export function isEmptySql(sql: string): boolean {
+  return statementHeads(sql).length === 0;
+}
+
+const ENDS_TRANSACTION = new Set(['COMMIT', 'END', 'ROLLBACK', 'ABORT']);
+
+/**
+ * True when a statement would end the surrounding transaction (COMMIT, END, ROLLBACK, ABORT, PREPARE
+ * TRANSACTION), after which the rest of the text would run outside the read-only transaction.
+ */
+export function endsTransaction(head: StatementHead): boolean {
+  const [first, second] = head.words;
+  if (first === undefined) return false;
+  if (ENDS_TRANSACTION.has(first)) return true;
+  return first === 'PREPARE' && second === 'TRANSACTION';
+}

@@ -1,0 +1,60 @@
+import { endsTransaction, isEmptySql, statementHeads } from '../src/sql/statements';
+
+const words = (sql: string) => statementHeads(sql).map((h) => h.words.join(' '));
+
+describe('statementHeads', () => {
+  it('splits statements on semicolons and reads their leading keywords', () => {
+    expect(words('select 1; Create table t (id int);\n insert into t values (1)')).toEqual([
+      'SELECT',
+      'CREATE TABLE',
+      'INSERT INTO',
+    ]);
+  });
+
+  it('ignores semicolons and keywords inside strings, identifiers, comments and dollar quotes', () => {
+    const sql = [
+      "select 'a;commit' as x;",
+      'select "odd;""commit" from t;',
+      "select E'it\\'s; commit';",
+      '-- commit;\nselect 2;',
+      '/* outer /* nested; commit */ still comment; */ select 3;',
+      'do $body$ begin commit; end $body$;',
+      'select $$;rollback;$$;',
+    ].join('\n');
+    expect(words(sql)).toEqual(['SELECT', 'SELECT', 'SELECT', 'SELECT', 'SELECT', 'DO', 'SELECT']);
+  });
+
+  it('does not take $1 or identifiers with $ for dollar quotes', () => {
+    expect(words('select a$b$ from t; commit')).toEqual(['SELECT A$B$', 'COMMIT']);
+    expect(words('select $1; end')).toEqual(['SELECT', 'END']);
+  });
+
+  it('treats blank text, comments and lone semicolons as empty', () => {
+    expect(isEmptySql('')).toBe(true);
+    expect(isEmptySql('  \n\t ')).toBe(true);
+    expect(isEmptySql('-- nothing here\n/* or here */ ;;')).toBe(true);
+    expect(isEmptySql('select 1')).toBe(false);
+    expect(isEmptySql('(select 1)')).toBe(false);
+  });
+
+  it('keeps only keywords that lead the statement', () => {
+    expect(words("select 'x' commit")).toEqual(['SELECT']);
+    expect(words('(commit)')).toEqual(['']);
+  });
+});
+
+describe('endsTransaction', () => {
+  const ends = (sql: string) => statementHeads(sql).some(endsTransaction);
+
+  it('finds statements that end the surrounding transaction', () => {
+    for (const sql of ['commit', 'COMMIT WORK', 'end', 'rollback', 'rollback to savepoint a', 'abort', "prepare transaction 'x'", 'select 1; Commit;']) {
+      expect(ends(sql)).toBe(true);
+    }
+  });
+
+  it('leaves other statements alone', () => {
+    for (const sql of ['select 1', 'prepare q as select 1', "select 'commit'", '-- commit\nselect 1', 'savepoint a', 'begin', 'create table "commit" (id int)']) {
+      expect(ends(sql)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { createServiceApp, type ServiceApp } from '@dash/service-kit';
+import { createPlatformContext, type PlatformConfig, type PlatformContext } from './context';
+import { authRoutes } from './routes/auth';
+import { organizationRoutes } from './routes/organizations';
+import { projectRoutes } from './routes/projects';
+import { registryRoutes } from './routes/registry';
+import { sessionRoutes } from './routes/sessions';
+
+export type { PlatformConfig, PlatformContext } from './context';
+export { createProject, decryptConnection, projectDatabaseName } from './projects';
+export { seedDemo, seedDemoData, DEMO_USERS, DEMO_ORG, DEMO_PROJECT } from './seed';
+
+export type PlatformApp = ServiceApp & { platform: PlatformContext };
+
+/**
+ * Builds the platform service (not listening): connects to the platform database, migrates the
+ * `platform` schema and registers every route of `platformRoutes`. Closing the app closes the pool.
+ */
+export async function buildPlatformApp(config: PlatformConfig): Promise<PlatformApp> {
+  const ctx = await createPlatformContext(config);
+  const app = createServiceApp({ name: 'platform', secret: config.secret, logger: config.logger });
+  app.decorate('platform', ctx);
+  app.addHook('onClose', async () => {
+    await ctx.pool.end();
+  });
+  await app.register(authRoutes, { ctx });
+  await app.register(sessionRoutes, { ctx });
+  await app.register(projectRoutes, { ctx });
+  await app.register(organizationRoutes, { ctx });
+  await app.register(registryRoutes, { ctx });
+  return app as PlatformApp;
+}

@@ -1,0 +1,30 @@
+import { envPort, listen, requireEnv } from '@dash/service-kit';
+import { buildPlatformApp } from './app';
+import { DEFAULT_PROJECT_DB_PREFIX } from './context';
+import { seedDemo } from './seed';
+
+async function main(): Promise<void> {
+  const port = envPort('PORT', 8091);
+  const password = requireEnv('DASHBOARD_DEMO_PASSWORD');
+  const app = await buildPlatformApp({
+    databaseUrl: requireEnv('DASH_PLATFORM_DATABASE_URL'),
+    adminUrl: requireEnv('DASH_POSTGRES_ADMIN_URL'),
+    projectDbPrefix: process.env.DASH_PROJECT_DB_PREFIX || DEFAULT_PROJECT_DB_PREFIX,
+    secret: requireEnv('DASH_INTERNAL_SECRET'),
+    encryptionKey: requireEnv('DASH_ENCRYPTION_KEY'),
+    cookieSecure: process.env.DASH_COOKIE_SECURE === '1',
+    logger: true,
+  });
+  const seed = await seedDemo(app.platform, { password });
+  if (seed.seeded) {
+    for (const user of seed.users) {
+      process.stdout.write(`platform: seeded demo user ${user.email} (${user.role}) in project ${seed.projectRef}\n`);
+    }
+  }
+  await listen(app, port);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`platform failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

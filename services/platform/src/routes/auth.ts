@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { platformRoutes, ServiceMessages, SESSION_COOKIE } from '@dash/contracts';
+import { addRoute, HttpError, unauthorized, userOf } from '@dash/service-kit';
+import { SESSION_TTL_MS, type PlatformContext } from '../context';
+import { readCookie, serializeCookie } from '../cookies';
+import { newSessionToken, verifyPassword } from '../crypto';
+import { deleteExpiredSessions, deleteSession, insertSession } from '../db/sessions';
+import { findUserByEmail, findUserById, normalizeEmail, toUser } from '../db/users';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * The browser's address. Services listen on loopback only, behind the gateway, which replaces any
+ * client-sent `x-forwarded-for` with the address it sees; so the header is trusted from loopback peers only.
+ */
+export function clientIp(request: FastifyRequest): string {
+  const peer = request.socket.remoteAddress ?? request.ip;
+  const forwarded = request.headers['x-forwarded-for'];
+  const value = Array.isArray(forwarded) ? forwarded[forwarded.length - 1] : forwarded;
+  if (LOOPBACK.has(peer) && value) {
+    const last = value.split(',').pop()?.trim();
+    if (last) return last;
+  }
+  return peer;
+}
+
+export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
+  const cookieOptions = { httpOnly: true, sameSite: 'Lax', path: '/', secure: ctx.cookieSecure } as const;
+
+  addRoute(app, platformRoutes.signIn, async ({ body, request, reply }) => {
+    const email = normalizeEmail(body.email);
+    const ip = clientIp(request);
+    const emailKey = `sign-in:email-ip:${email}|${ip}`;
+    const ipKey = `sign-in:ip:${ip}`;
+    const retryAfterMs = ctx.signInLimiter.hit([
+      { key: emailKey, max: ctx.signInLimits.maxPerEmailAndIp },
+      { key: ipKey, max: ctx.signInLimits.maxPerIp },
+    ]);
+    if (retryAfterMs > 0) {
+      reply.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
+      throw new HttpError(429, ServiceMessages.tooManySignIns);
+    }
+
+    const user = await findUserByEmail(ctx.db, email);
+    // Unknown emails are checked against a dummy hash: same message, same work, similar timing.
+    const valid = await verifyPassword(body.password, user?.password_hash ?? ctx.dummyPasswordHash);
+    if (!user || !valid) throw unauthorized(ServiceMessages.invalidCredentials);
+
+    // Success clears this email's counter from this address, and takes back only its own attempt
+    // from the address's counter: signing in to one's own account does not wipe out failed guesses.
+    ctx.signInLimiter.reset(emailKey);
+    ctx.signInLimiter.release(ipKey);
+
+    const token = newSessionToken();
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    await deleteExpiredSessions(ctx.db, user.id);
+    await insertSession(ctx.db, token, user.id, expiresAt);
+    reply.header(
+      'set-cookie',
+      serializeCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt, maxAgeSeconds: SESSION_TTL_MS / 1000 }),
+    );
+    return { user: toUser(user) };
+  });
+
+  addRoute(app, platformRoutes.signOut, async ({ request, reply }) => {
+    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    if (token) await deleteSession(ctx.db, token);
+    reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { ...cookieOptions, maxAgeSeconds: 0, expires: new Date(0) }));
+    return { ok: true as const };
+  });
+
+  addRoute(app, platformRoutes.session, async ({ identity }) => {
+    const user = await findUserById(ctx.db, userOf(identity).sub);
+    if (!user) throw unauthorized(ServiceMessages.signInRequired);
+    return { user: toUser(user) };
+  });
+}

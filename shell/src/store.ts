@@ -1,0 +1,32 @@
+import { createSlice, type WithSlice } from '@reduxjs/toolkit';
+import { createStore, rootReducer, sessionExpired } from '@dash/shell-sdk';
+
+/**
+ * Counts `sessionExpired` (dispatched by the sdk's baseQuery on any 401). The store has no listener
+ * middleware of its own, so the shell observes the action through a slice injected like any remote's,
+ * and `SessionWatcher` reacts to a change of the count by sending the user to sign-in.
+ */
+export const shellSessionSlice = createSlice({
+  name: 'shellSession',
+  initialState: { expiredCount: 0 },
+  reducers: {},
+  extraReducers: (builder) => {
+    builder.addCase(sessionExpired, (state) => {
+      state.expiredCount += 1;
+    });
+  },
+  selectors: { selectExpiredCount: (state) => state.expiredCount },
+});
+
+declare module '@dash/shell-sdk' {
+  interface LazyLoadedSlices extends WithSlice<typeof shellSessionSlice> {}
+}
+
+const injected = shellSessionSlice.injectInto(rootReducer);
+export const { selectExpiredCount } = injected.selectors;
+
+/** The page's one store: the sdk's, with the shell's slice injected. */
+export function createShellStore() {
+  return createStore();
+}
+export type ShellStore = ReturnType<typeof createShellStore>;
