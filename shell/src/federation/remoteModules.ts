@@ -52,7 +52,7 @@ async function load(remote: RegistryRemote): Promise<LoadedRemoteModule> {
 }
 
 /** The remote's `./module`, loaded once per name and version (one promise shared by every visit). */
-export function getRemoteModule(remote: RegistryRemote): TrackedPromise<LoadedRemoteModule> {
+export function getRemoteModule(remote: RegistryRemote): Promise<LoadedRemoteModule> {
   const key = keyOf(remote);
   let promise = cache.get(key);
   if (!promise) {

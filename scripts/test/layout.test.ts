@@ -1,0 +1,31 @@
+import { findRemote, ports, REMOTES } from '../src/layout';
+
+describe('stack layout', () => {
+  afterEach(() => {
+    delete process.env.PORT;
+  });
+
+  it('derives every port from the gateway port', () => {
+    process.env.PORT = '18080';
+    const p = ports();
+    expect([p.gateway, p.platform, p['pg-meta'], p.storage, p.logs]).toEqual([18080, 18091, 18092, 18093, 18094]);
+    expect(REMOTES.map((r) => p.remote(r.offset))).toEqual([18181, 18182, 18183, 18184, 18185]);
+  });
+
+  it('gives each remote its own port and mount', () => {
+    expect(new Set(REMOTES.map((r) => r.offset)).size).toBe(REMOTES.length);
+    expect(new Set(REMOTES.map((r) => r.mount)).size).toBe(REMOTES.length);
+  });
+
+  it('rejects a bad PORT', () => {
+    process.env.PORT = 'eighty';
+    expect(() => ports()).toThrow('PORT must be a TCP port');
+  });
+
+  it('finds a remote by short name, module name or folder', () => {
+    expect(findRemote('logs').name).toBe('mfe_logs');
+    expect(findRemote('mfe_sql_editor').folder).toBe('mfe-sql-editor');
+    expect(findRemote('mfe-table-editor').mount).toBe('editor');
+    expect(() => findRemote('billing')).toThrow('Unknown remote "billing"');
+  });
+});

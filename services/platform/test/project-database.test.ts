@@ -1,0 +1,152 @@
+import { platformRoutes, ServiceMessages, type RouteReply } from '@dash/contracts';
+import { HttpError, databaseOf } from '@dash/service-kit';
+import { serviceHeaders } from '@dash/service-kit/dist/testing';
+import { createProject, decryptConnection, seedDemo, DEMO_USERS } from '../src/app';
+import { ConnectionCipher } from '../src/crypto';
+import { countUsers } from '../src/db/users';
+import { createOrg, databasesWithPrefix, expectContract, expectError, query, startPlatform, type TestPlatform } from './helpers';
+
+let platform: TestPlatform;
+let orgId: number;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  orgId = await createOrg(platform.ctx, 'acme', []);
+});
+afterAll(() => platform.close());
+
+const connectionOf = async (ref: string) => {
+  const res = await platform.app.inject({ method: 'GET', url: `/internal/projects/${ref}/connection`, headers: serviceHeaders() });
+  return expectContract<RouteReply<typeof platformRoutes.projectConnection>>(platformRoutes.projectConnection, res);
+};
+
+describe('createProject', () => {
+  let url: string;
+
+  beforeAll(async () => {
+    const row = await createProject(platform.ctx, { ref: 'shop', name: 'Shop', orgId });
+    expect(row).toMatchObject({ ref: 'shop', name: 'Shop', org_id: orgId, status: 'ACTIVE_HEALTHY' });
+    url = (await connectionOf('shop')).connectionString;
+  });
+
+  it('creates the database `${prefix}${ref}` and returns its connection string to services', async () => {
+    expect(await databasesWithPrefix(platform.prefix)).toContain(`${platform.prefix}shop`);
+    expect(databaseOf(url)).toBe(`${platform.prefix}shop`);
+    const [row] = await query<{ db: string }>(url, 'select current_database() as db');
+    expect(row!.db).toBe(`${platform.prefix}shop`);
+  });
+
+  it('stores the connection string encrypted, never in plain text', async () => {
+    const [row] = await query<{ connection_encrypted: string }>(
+      platform.databaseUrl,
+      `select connection_encrypted from platform.projects where ref = 'shop'`,
+    );
+    const stored = row!.connection_encrypted;
+    expect(stored).toMatch(/^v1:[\w-]+:[\w-]+:[\w-]+$/);
+    expect(stored).not.toContain(`${platform.prefix}shop`);
+    expect(stored).not.toContain('postgres://');
+    expect(stored).not.toContain('127.0.0.1');
+    expect(platform.ctx.cipher.decrypt(stored, 'project:shop')).toBe(url);
+    // Bound to its project: the same ciphertext does not decrypt for another ref, nor under another key.
+    expect(() => platform.ctx.cipher.decrypt(stored, 'project:other')).toThrow();
+    expect(() => new ConnectionCipher('b2'.repeat(32)).decrypt(stored, 'project:shop')).toThrow();
+  });
+
+  it('bootstraps the standard roles', async () => {
+    const rows = await query<{ rolname: string }>(
+      url,
+      `select rolname from pg_roles where rolname = any($1) order by rolname`,
+      [['anon', 'authenticated', 'service_role', 'authenticator', 'dashboard_user']],
+    );
+    expect(rows.map((r) => r.rolname)).toEqual(['anon', 'authenticated', 'authenticator', 'dashboard_user', 'service_role']);
+  });
+
+  it('bootstraps auth.uid(), auth.role() and auth.jwt() reading request.jwt.claims', async () => {
+    const sub = '5f0c6d4e-1c3b-4a8e-9d2f-7b6a5c4d3e2f';
+    const [row] = await query<{ uid: string; role: string; email: string }>(
+      url,
+      `select set_config('request.jwt.claims', $1, false) is not null as ok,
+              auth.uid() as uid, auth.role() as role, auth.jwt() ->> 'email' as email`,
+      [JSON.stringify({ sub, role: 'authenticated', email: 'a@example.com' })],
+    );
+    expect(row).toMatchObject({ uid: sub, role: 'authenticated', email: 'a@example.com' });
+    const [empty] = await query<{ uid: string | null }>(url, 'select auth.uid() as uid');
+    expect(empty!.uid).toBeNull();
+  });
+
+  it('bootstraps the storage schema with row-level security on', async () => {
+    const rows = await query<{ relname: string; relrowsecurity: boolean }>(
+      url,
+      `select c.relname, c.relrowsecurity from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'storage' and c.relname in ('buckets', 'objects') order by c.relname`,
+    );
+    expect(rows).toEqual([
+      { relname: 'buckets', relrowsecurity: true },
+      { relname: 'objects', relrowsecurity: true },
+    ]);
+  });
+
+  it('refuses a duplicate ref with 409 and a bad ref with 400', async () => {
+    await expect(createProject(platform.ctx, { ref: 'shop', name: 'Again', orgId })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(createProject(platform.ctx, { ref: 'Bad Ref', name: 'x', orgId })).rejects.toBeInstanceOf(HttpError);
+    await expect(createProject(platform.ctx, { ref: 'x'.repeat(60), name: 'x', orgId })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(createProject(platform.ctx, { ref: 'orphan', name: 'x', orgId: 999_999 })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('answers 404 for the connection of an unknown project', async () => {
+    const res = await platform.app.inject({ method: 'GET', url: '/internal/projects/nope/connection', headers: serviceHeaders() });
+    expectError(platformRoutes.projectConnection, res, 404, ServiceMessages.projectNotFound);
+  });
+});
+
+describe('seedDemo', () => {
+  let seeded: TestPlatform;
+  beforeAll(async () => {
+    seeded = await startPlatform();
+  });
+  afterAll(() => seeded.close());
+
+  it('seeds the demo org, project, users and demo data once', async () => {
+    const first = await seedDemo(seeded.ctx, { password: 'demo-password-123' });
+    expect(first.seeded).toBe(true);
+    expect(first.users.map((u) => [u.email, u.role])).toEqual([
+      ['owner@example.com', 'owner'],
+      ['viewer@example.com', 'read_only'],
+    ]);
+    expect(DEMO_USERS).toHaveLength(2);
+
+    const signIn = (email: string) =>
+      seeded.app.inject({ method: 'POST', url: '/auth/sign-in', payload: { email, password: 'demo-password-123' } });
+    expect((await signIn('owner@example.com')).json()).toMatchObject({ user: { email: 'owner@example.com', name: 'Demo Owner' } });
+    expect((await signIn('viewer@example.com')).json()).toMatchObject({ user: { name: 'Demo Viewer' } });
+
+    const [org] = await query<{ slug: string; name: string }>(seeded.databaseUrl, 'select slug, name from platform.organizations');
+    expect(org).toEqual({ slug: 'demo', name: 'Demo organization' });
+    const [project] = await query<{ ref: string; name: string }>(seeded.databaseUrl, 'select ref, name from platform.projects');
+    expect(project).toEqual({ ref: 'default', name: 'Default project' });
+
+    const projectRow = await seeded.ctx.db.selectFrom('projects').selectAll().where('ref', '=', 'default').executeTakeFirstOrThrow();
+    const url = decryptConnection(seeded.ctx, projectRow);
+    const [counts] = await query<{ countries: number; todos: number }>(
+      url,
+      'select (select count(*)::int from public.countries) as countries, (select count(*)::int from public.todos) as todos',
+    );
+    expect(counts!.countries).toBeGreaterThan(0);
+    expect(counts!.todos).toBeGreaterThan(0);
+    const [rls] = await query<{ relrowsecurity: boolean }>(url, `select relrowsecurity from pg_class where oid = 'public.todos'::regclass`);
+    expect(rls!.relrowsecurity).toBe(true);
+    const policies = await query<{ policyname: string; cmd: string; qual: string }>(
+      url,
+      `select policyname, cmd, qual from pg_policies where schemaname = 'public' and tablename = 'todos'`,
+    );
+    expect(policies).toEqual([{ policyname: 'Enable read access for all users', cmd: 'SELECT', qual: 'true' }]);
+
+    // Idempotent: a second run changes nothing.
+    const second = await seedDemo(seeded.ctx, { password: 'other' });
+    expect(second.seeded).toBe(false);
+    expect(await countUsers(seeded.ctx.db)).toBe(2);
+    const [again] = await query<{ countries: number }>(url, 'select count(*)::int as countries from public.countries');
+    expect(again!.countries).toBe(counts!.countries);
+    expect((await signIn('owner@example.com')).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import { Provider } from 'react-redux';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { ConfirmProvider, Spinner, Toaster } from '@dash/shell-sdk';
+import type { Registry } from '@dash/contracts';
+import { FullPageError } from './errors/FullPageError';
+import { RegistryProvider } from './registry/context';
+import { loadRegistry } from './registry/load';
+import { RegistryError } from './registry/validate';
+import { appRoutes } from './routes';
+import type { ShellStore } from './store';
+
+type Boot = { state: 'loading' } | { state: 'ready'; registry: Registry } | { state: 'failed'; code: string; message: string };
+
+export interface ShellProps {
+  store: ShellStore;
+  /** Tests pass a memory router; the page has exactly one browser router. */
+  createRouter?: (routes: RouteObject[]) => ReturnType<typeof createBrowserRouter>;
+  /** Tests may pass a registry instead of fetching one. */
+  registry?: Registry;
+}
+
+/** The page: one store, one confirm dialog, the toasts, the registry, one router. */
+export function Shell({ store, createRouter = createBrowserRouter, registry }: ShellProps) {
+  return (
+    <Provider store={store}>
+      <ConfirmProvider>
+        <Boot createRouter={createRouter} registry={registry} />
+        <Toaster />
+      </ConfirmProvider>
+    </Provider>
+  );
+}
+
+function Boot({ createRouter, registry }: Required<Pick<ShellProps, 'createRouter'>> & Pick<ShellProps, 'registry'>) {
+  const [boot, setBoot] = useState<Boot>(registry ? { state: 'ready', registry } : { state: 'loading' });
+  const [router, setRouter] = useState<ReturnType<typeof createBrowserRouter> | null>(null);
+
+  useEffect(() => {
+    if (boot.state !== 'loading') return;
+    let live = true;
+    loadRegistry().then(
+      (loaded) => live && setBoot({ state: 'ready', registry: loaded }),
+      (error: unknown) => {
+        if (!live) return;
+        if (error instanceof RegistryError) setBoot({ state: 'failed', code: error.code, message: error.message });
+        else setBoot({ state: 'failed', code: 'REGISTRY_UNAVAILABLE', message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [boot.state]);
+
+  useEffect(() => {
+    // The router is created once, after the registry is known, and lives as long as the page.
+    if (boot.state === 'ready' && !router) setRouter(() => createRouter(appRoutes));
+  }, [boot.state, router, createRouter]);
+
+  if (boot.state === 'failed') return <FullPageError code={boot.code} message={boot.message} />;
+  if (boot.state === 'loading' || !router) {
+    return (
+      <div className="shell-boot">
+        <Spinner label="Loading dashboard" />
+      </div>
+    );
+  }
+  return (
+    <RegistryProvider registry={boot.registry}>
+      <RouterProvider router={router} />
+    </RegistryProvider>
+  );
+}
