@@ -1,3 +1,5 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
@@ -45,8 +47,13 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Query strings and path params arrive as text, so they are coerced to the schema's types; bodies are
+  // JSON and are validated as sent (coercion would turn a `null` size limit into 0).
+  const textParts = addFormats(new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, strict: false }));
+  const jsonParts = addFormats(new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false }));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? jsonParts : textParts).compile(schema));
 
   app.addSchema(ErrorReply);
   app.decorateRequest('identity', null);

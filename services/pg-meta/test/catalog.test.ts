@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Entity, PgPolicy, PgSchema, PgTable } from '@dash/contracts';
-import { userHeaders } from '@dash/service-kit/dist/testing';
+import { TEST_SECRET, userHeaders } from '@dash/service-kit/dist/testing';
+import { buildApp } from '../src/app';
 import { as, setupProject, type Project } from './helpers';
 
 const HOSTILE = [`it's "quoted"`, 'semi; drop table x; --', 'ünïcödé ☃ 表', ' lead and trail ', 'a\\b'];
@@ -283,6 +284,17 @@ describe('access', () => {
     expect(outsider.json().message).toBe('Project not found');
     const anonymous = await p.app.inject({ method: 'GET', url: '/default/tables' });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('answers 503 when the project database cannot be reached', async () => {
+    const unreachable = buildApp({ secret: TEST_SECRET, resolver: async () => 'postgres://postgres@127.0.0.1:1/nowhere' });
+    try {
+      const res = await unreachable.inject({ method: 'GET', url: '/default/schemas', headers: as('owner') });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ statusCode: 503, message: 'The project database is unavailable' });
+    } finally {
+      await unreachable.close();
+    }
   });
 
   it('answers 404 for a project the resolver does not know', async () => {

@@ -181,6 +181,19 @@ describe('POST /:ref/query', () => {
     expect(after.body.rows).toEqual([{ u: 'postgres', path: '"$user", public', gone: true }]);
     const timeout = await run(`show statement_timeout`, 'owner', single);
     expect(timeout.body.rows).toEqual([{ statement_timeout: '1min' }]);
+    // Session settings of the text do not disturb the service's own work after the run.
+    const hostile = await run(`set statement_timeout = 1; set role anon; select 1 as x`, 'owner', single);
+    expect(hostile.body.columns).toEqual([{ name: 'x', type: 'int4' }]);
+    const again = await run(`select current_setting('statement_timeout') as t, current_user as u`, 'owner', single);
+    expect(again.body.rows).toEqual([{ t: '1min', u: 'postgres' }]);
+  });
+
+  it('answers 503 when the database ends the session, and recovers', async () => {
+    const killed = await run(`select pg_terminate_backend(pg_backend_pid())`);
+    expect(killed.status).toBe(503);
+    expect(killed.body.message).toBe('The project database is unavailable');
+    const next = await run(`select 1 as ok`);
+    expect(next.body.rows).toEqual([{ ok: 1 }]);
   });
 
   it('checks access', async () => {

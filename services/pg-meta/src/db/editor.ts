@@ -93,6 +93,7 @@ async function columnTypes(client: pg.PoolClient, oids: number[]): Promise<Map<n
 export async function runEditorQuery(client: pg.PoolClient, text: string, options: EditorRunOptions): Promise<QueryResult> {
   let destroy: Error | undefined;
   let inTransaction = false;
+  let reset = false;
   try {
     const timeout = Math.max(0, Math.floor(options.statementTimeoutMs));
     // `select 1` takes the transaction's snapshot, after which `set transaction read write` in the
@@ -108,6 +109,9 @@ export async function runEditorQuery(client: pg.PoolClient, text: string, option
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     await client.query('commit');
     inTransaction = false;
+    // Reset before our own lookup below, which must not run under the user's role or settings.
+    await client.query('discard all');
+    reset = true;
 
     const result = [...results].reverse().find((r) => r.fields.length > 0) ?? results[results.length - 1]!;
     const rows = kept.get(result)?.rows ?? [];
@@ -127,7 +131,7 @@ export async function runEditorQuery(client: pg.PoolClient, text: string, option
     else if (inTransaction) await client.query('rollback').catch((e: Error) => (destroy = e));
     throw toHttpError(error);
   } finally {
-    if (!destroy) await client.query('discard all').catch((e: Error) => (destroy = e));
+    if (!destroy && !reset) await client.query('discard all').catch((e: Error) => (destroy = e));
     client.release(destroy);
   }
 }

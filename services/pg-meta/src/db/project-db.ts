@@ -6,13 +6,18 @@ export const DATABASE_UNAVAILABLE = 'The project database is unavailable';
 
 /**
  * Errors that say the connection to the project database failed rather than that a statement was
- * wrong: SQLSTATE class 08 (connection exception), 57P01-57P05 (the server ended the session), and
- * errors that carry no SQLSTATE at all (socket errors, "Connection terminated").
+ * wrong: SQLSTATE class 08 (connection exception), 57P01-57P05 (the server ended the session), socket
+ * errors and pg's "Connection terminated". Anything else without a SQLSTATE is a bug of ours (a 500).
  */
 export function isConnectionFailure(error: unknown): boolean {
-  if (!(error instanceof pg.DatabaseError)) return true;
-  const code = error.code ?? '';
-  return code.startsWith('08') || /^57P0[1-5]$/.test(code);
+  if (error instanceof pg.DatabaseError) {
+    const code = error.code ?? '';
+    return code.startsWith('08') || /^57P0[1-5]$/.test(code);
+  }
+  if (!(error instanceof Error)) return false;
+  // Socket errors (ECONNRESET, ECONNREFUSED, EPIPE...) and pg's own "Connection terminated" errors.
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || /connection|terminated|not queryable/i.test(error.message);
 }
 
 /** A Postgres error caused by the statement (syntax, missing table, read-only, timeout...). */

@@ -1,0 +1,66 @@
+import type pg from 'pg';
+import { createPartitionSql, partitionName, LOGS_SCHEMA } from '../sql/partitions';
+
+/** Codes a concurrent creation of the same partition can raise despite `if not exists`. */
+const RACE_CODES = new Set(['42P07', '23505', '42P17']);
+
+/**
+ * Creates day partitions of logs.events on demand and remembers the days it has seen, so a batch for
+ * known days costs no DDL. Creation takes a transaction-scoped advisory lock, so two processes
+ * creating the same day one after the other find it there; a race that still slips through is
+ * settled by checking that the partition exists.
+ */
+export class PartitionManager {
+  private readonly known = new Set<string>();
+  private readonly pending = new Map<string, Promise<void>>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async ensure(days: readonly string[]): Promise<void> {
+    await Promise.all(days.filter((d) => !this.known.has(d)).map((d) => this.ensureDay(d)));
+  }
+
+  /** Forgets the remembered days (after a partition was dropped behind our back). */
+  forget(days: readonly string[]): void {
+    for (const d of days) this.known.delete(d);
+  }
+
+  private ensureDay(day: string): Promise<void> {
+    let job = this.pending.get(day);
+    if (!job) {
+      job = this.create(day)
+        .then(() => void this.known.add(day))
+        .finally(() => this.pending.delete(day));
+      this.pending.set(day, job);
+    }
+    return job;
+  }
+
+  private async create(day: string): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select pg_advisory_xact_lock(hashtext('logs.events partitions'))`);
+      await client.query(createPartitionSql(day));
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      const code = (error as { code?: string }).code;
+      if (!code || !RACE_CODES.has(code) || !(await this.exists(client, day))) throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async exists(client: pg.PoolClient, day: string): Promise<boolean> {
+    const { rows } = await client.query<{ ok: boolean }>(
+      `select exists (
+         select 1 from pg_inherits i
+         join pg_class c on c.oid = i.inhrelid join pg_namespace n on n.oid = c.relnamespace
+         where n.nspname = $1 and c.relname = $2 and i.inhparent = 'logs.events'::regclass
+       ) as ok`,
+      [LOGS_SCHEMA, partitionName(day)],
+    );
+    return rows[0]?.ok === true;
+  }
+}

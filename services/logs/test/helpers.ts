@@ -1,0 +1,55 @@
+import type pg from 'pg';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Kysely } from 'kysely';
+import type { TSchema } from '@sinclair/typebox';
+import { createDb, createPool, type ServiceApp } from '@dash/service-kit';
+import { createTestDatabase, TEST_SECRET } from '@dash/service-kit/dist/testing';
+import { buildApp } from '../src/app';
+import { migrateLogs } from '../src/db/migrations';
+
+export interface Platform {
+  pool: pg.Pool;
+  db: Kysely<unknown>;
+  app: ServiceApp;
+  /** Another app on the same database (its own partition memory), as a second process would be. */
+  extraApp: () => Promise<ServiceApp>;
+  close: () => Promise<void>;
+}
+
+/** A fresh platform database with the logs schema migrated, and a logs app on it. */
+export async function setupPlatform(): Promise<Platform> {
+  const database = await createTestDatabase('logs');
+  const pool = createPool(database.url);
+  const db = createDb<unknown>(pool);
+  await migrateLogs(db);
+  const app = buildApp({ secret: TEST_SECRET, pool });
+  await app.ready();
+  const extra: ServiceApp[] = [];
+  return {
+    pool,
+    db,
+    app,
+    extraApp: async () => {
+      const other = buildApp({ secret: TEST_SECRET, pool });
+      extra.push(other);
+      await other.ready();
+      return other;
+    },
+    close: async () => {
+      for (const other of extra) await other.close();
+      await app.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
+
+export function contractValidator() {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return (schema: TSchema, data: unknown): string | null => {
+    const validate = ajv.compile(schema);
+    return validate(data) ? null : ajv.errorsText(validate.errors);
+  };
+}
