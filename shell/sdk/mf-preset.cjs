@@ -58,7 +58,12 @@ function federatedConfig({ name, dir, kind, title }) {
       path: path.join(dir, 'dist'),
       publicPath: 'auto',
       uniqueName: name,
-      filename: '[name].[contenthash:8].js',
+      // webpack >= 5.111 hashes runtime modules before chunks have a content hash, and the federation
+      // runtime resolves its own chunk's filename then, so `[contenthash]` fails the host build for the
+      // chunk that holds the runtime (module-federation/core#5077). That chunk keeps a stable name and is
+      // cache-busted by the `?hash` the html plugin appends; every other chunk keeps its content hash.
+      filename: (pathData) =>
+        pathData.chunk && 'hasRuntime' in pathData.chunk && pathData.chunk.hasRuntime() ? '[name].js' : '[name].[contenthash:8].js',
       chunkFilename: '[name].[contenthash:8].js',
       clean: true,
     },
@@ -96,7 +101,11 @@ function federatedConfig({ name, dir, kind, title }) {
         runtimePlugins: isHost ? [require.resolve('./src/federation/retry-plugin.ts')] : [],
       }),
       new webpack.DefinePlugin({ __DASH_BUILD_LABEL__: JSON.stringify(process.env.DASH_BUILD_LABEL ?? '') }),
-      ...(isHost ? [new HtmlWebpackPlugin({ title: title ?? 'Dashboard', templateContent: htmlTemplate(title ?? 'Dashboard') })] : []),
+      // The host answers deep links (/project/abc/editor) with the same index.html, so its script tags are
+      // absolute; chunks still load relative to the script's own URL ('auto').
+      ...(isHost
+        ? [new HtmlWebpackPlugin({ title: title ?? 'Dashboard', templateContent: htmlTemplate(title ?? 'Dashboard'), publicPath: '/', hash: true })]
+        : []),
     ],
   };
 }

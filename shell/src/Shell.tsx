@@ -34,7 +34,6 @@ export function Shell({ store, createRouter = createBrowserRouter, registry }: S
 
 function Boot({ createRouter, registry }: Required<Pick<ShellProps, 'createRouter'>> & Pick<ShellProps, 'registry'>) {
   const [boot, setBoot] = useState<Boot>(registry ? { state: 'ready', registry } : { state: 'loading' });
-  const [router, setRouter] = useState<ReturnType<typeof createBrowserRouter> | null>(null);
 
   useEffect(() => {
     if (boot.state !== 'loading') return;
@@ -52,13 +51,8 @@ function Boot({ createRouter, registry }: Required<Pick<ShellProps, 'createRoute
     };
   }, [boot.state]);
 
-  useEffect(() => {
-    // The router is created once, after the registry is known, and lives as long as the page.
-    if (boot.state === 'ready' && !router) setRouter(() => createRouter(appRoutes));
-  }, [boot.state, router, createRouter]);
-
   if (boot.state === 'failed') return <FullPageError code={boot.code} message={boot.message} />;
-  if (boot.state === 'loading' || !router) {
+  if (boot.state === 'loading') {
     return (
       <div className="shell-boot">
         <Spinner label="Loading dashboard" />
@@ -67,7 +61,13 @@ function Boot({ createRouter, registry }: Required<Pick<ShellProps, 'createRoute
   }
   return (
     <RegistryProvider registry={boot.registry}>
-      <RouterProvider router={router} />
+      <App createRouter={createRouter} />
     </RegistryProvider>
   );
+}
+
+function App({ createRouter }: Required<Pick<ShellProps, 'createRouter'>>) {
+  // Created once, after the registry is known, and kept for the life of the page.
+  const [router] = useState(() => createRouter(appRoutes));
+  return <RouterProvider router={router} />;
 }

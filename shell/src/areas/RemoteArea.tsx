@@ -1,4 +1,4 @@
-import { Component, Suspense, use, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, Suspense, use, type ReactNode } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { ErrorPanel, NoAccess, platformApi, Spinner } from '@dash/shell-sdk';
 import { roleHasPermission, type PermissionName, type RegistryRemote } from '@dash/contracts';
@@ -30,10 +30,10 @@ export function RemoteArea({ remote }: { remote: RegistryRemote }) {
 
 function RemoteRoutes({ remote }: { remote: RegistryRemote }) {
   const mod = use(getRemoteModule(remote));
-  const Routes = mod.routes;
+  const AreaRoutes = mod.routes;
   return (
     <PermissionGate mod={mod} title={remote.title}>
-      <Routes />
+      <AreaRoutes />
     </PermissionGate>
   );
 }
@@ -71,7 +71,10 @@ interface BoundaryState {
   resetKey: string;
 }
 
-/** Catches a failed load (rejected `use`), a contract failure and a crash while rendering. */
+/**
+ * Catches a failed load (rejected `use`), a contract failure and a crash while rendering. React itself
+ * logs the caught error with its component stack.
+ */
 class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
   override state: BoundaryState = { error: null, resetKey: this.props.resetKey };
 
@@ -86,10 +89,6 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
       return { resetKey: props.resetKey, error: keep ? state.error : null };
     }
     return null;
-  }
-
-  override componentDidCatch(error: unknown, info: ErrorInfo) {
-    console.error(`[shell] area ${this.props.remote.name}@${this.props.remote.version} failed`, error, info.componentStack);
   }
 
   private retry = () => {
@@ -109,19 +108,9 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
 }
 
 function AreaError({ remote, error, onRetry }: { remote: RegistryRemote; error: unknown; onRetry: () => void }) {
-  const [retrying, setRetrying] = useState(false);
   const loadFailed = error instanceof RemoteLoadError || error instanceof RemoteContractError;
   const title = loadFailed ? `Failed to load ${remote.title}` : `${remote.title} failed`;
   const message = error instanceof Error ? error.message : String(error);
-  return (
-    <ErrorPanel
-      title={title}
-      message={message}
-      retrying={retrying}
-      onRetry={() => {
-        setRetrying(true);
-        onRetry();
-      }}
-    />
-  );
+  // Retry resets the boundary at once: the Suspense spinner shows while the remote loads again.
+  return <ErrorPanel title={title} message={message} onRetry={onRetry} />;
 }

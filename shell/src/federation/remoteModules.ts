@@ -26,9 +26,16 @@ const keyOf = (remote: RegistryRemote) => `${remote.name}@${remote.version}`;
 function track<T>(promise: Promise<T>): TrackedPromise<T> {
   const tracked = promise as TrackedPromise<T>;
   tracked.status = 'pending';
+  // The handlers must not return `tracked` (Object.assign would): the derived promise would adopt its rejection.
   tracked.then(
-    (value) => Object.assign(tracked, { status: 'fulfilled', value }),
-    (reason) => Object.assign(tracked, { status: 'rejected', reason }),
+    (value) => {
+      tracked.status = 'fulfilled';
+      tracked.value = value;
+    },
+    (reason: unknown) => {
+      tracked.status = 'rejected';
+      tracked.reason = reason;
+    },
   );
   return tracked;
 }

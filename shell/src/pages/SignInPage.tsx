@@ -11,10 +11,14 @@ import { pickTestimonial } from './testimonials';
 export function SignInPage() {
   const [params] = useSearchParams();
   const returnTo = safeReturnTo(params.get('returnTo'));
-  // Always ask the server: a cached answer may predate a sign-out or an expired session.
+  // Always ask the server: a cached answer may predate an expired session (which is why we are here).
+  // Only an answer that arrived after this page mounted counts.
+  const [mountedAt] = useState(() => Date.now());
   const session = useSessionQuery(undefined, { refetchOnMountOrArgChange: true });
+  const fresh = (session.fulfilledTimeStamp ?? 0) >= mountedAt;
 
-  if (session.isSuccess && !session.isFetching) return <Navigate to={returnTo} replace />;
+  if (session.isSuccess && fresh && !session.isFetching) return <Navigate to={returnTo} replace />;
+  const checking = !session.isError && !(session.isSuccess && fresh);
 
   return (
     <div className="shell-signin">
@@ -25,7 +29,7 @@ export function SignInPage() {
           </Link>
         </header>
         <div className="shell-signin__form-wrap">
-          {session.isLoading ? <Spinner label="Checking your session" /> : <SignInForm returnTo={returnTo} />}
+          {checking ? <Spinner label="Checking your session" /> : <SignInForm returnTo={returnTo} />}
         </div>
       </section>
       <Testimonial />
@@ -53,9 +57,9 @@ function SignInForm({ returnTo }: { returnTo: string }) {
       setError(errorMessage(result.error, 'Could not sign in'));
       return;
     }
+    navigate(returnTo, { replace: true });
     // A new session: nothing cached for a previous one may leak into it.
     dispatch(baseApi.util.resetApiState());
-    navigate(returnTo, { replace: true });
   };
 
   return (

@@ -13,7 +13,9 @@ export async function fetchRegistry(): Promise<Registry> {
     throw new RegistryError('REGISTRY_UNAVAILABLE', `${REGISTRY_URL} could not be fetched: ${(error as Error)?.message ?? String(error)}`);
   }
   if (!response.ok) {
-    throw new RegistryError('REGISTRY_UNAVAILABLE', `${REGISTRY_URL} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+    const reason = await replyMessage(response);
+    const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    throw new RegistryError('REGISTRY_UNAVAILABLE', `${REGISTRY_URL} answered ${status}${reason ? `: ${reason}` : ''}`);
   }
   let body: unknown;
   try {
@@ -22,6 +24,16 @@ export async function fetchRegistry(): Promise<Registry> {
     throw new RegistryError('REGISTRY_INVALID', `${REGISTRY_URL} is not JSON: ${(error as Error)?.message ?? String(error)}`);
   }
   return parseRegistry(body);
+}
+
+/** The `message` of an error reply (the gateway explains a 502 that way), if there is one. */
+async function replyMessage(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.json()) as { message?: unknown };
+    return typeof body?.message === 'string' ? body.message : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,0 +1,188 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { Route, Routes, useParams } from 'react-router-dom';
+import { loadRemote, registerRemotes } from '../src/federation/loader';
+import { clearRemoteModuleCache } from '../src/federation/remoteModules';
+import { cleanupApi, json, project, registry, remote, renderShell, signedInApi } from './helpers';
+
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+
+const mockedLoadRemote = loadRemote as jest.MockedFunction<typeof loadRemote>;
+
+function TableEditorRoutes() {
+  const { ref } = useParams();
+  return (
+    <Routes>
+      <Route index element={<p>Tables of {ref}</p>} />
+      <Route path=":tableId" element={<p>One table</p>} />
+    </Routes>
+  );
+}
+
+const goodModule = (routes: unknown = TableEditorRoutes) => ({
+  default: { contractVersion: 1, name: 'mfe_table_editor', routes },
+});
+
+let shell: ReturnType<typeof renderShell> | undefined;
+
+beforeEach(() => {
+  jest.clearAllMocks();
+  clearRemoteModuleCache();
+  signedInApi();
+  // React logs every error an error boundary catches; these tests cause them on purpose.
+  const original = console.error;
+  jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    const text = args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' ');
+    if (/RemoteLoadError|RemoteContractError|reading "columns"|The above error occurred/.test(text)) return;
+    original(...args);
+  });
+});
+afterEach(async () => {
+  if (shell) await cleanupApi(shell.store);
+  shell = undefined;
+  jest.restoreAllMocks();
+});
+
+/** A click that makes a component suspend: let React see the promise settle inside the same act scope. */
+async function clickAndSettle(element: HTMLElement) {
+  await act(async () => {
+    fireEvent.click(element);
+  });
+}
+
+function areaOf(name: string) {
+  const area = document.querySelector<HTMLElement>(`[data-remote="${name}"]`);
+  if (!area) throw new Error(`no area for ${name}`);
+  return area;
+}
+
+describe('RemoteArea', () => {
+  it("loads the remote's module on first visit and renders its routes inside the project frame", async () => {
+    mockedLoadRemote.mockResolvedValue(goodModule());
+    shell = renderShell(`/project/${project.ref}/editor`);
+
+    expect(await screen.findByText(`Tables of ${project.ref}`)).toBeTruthy();
+    expect(mockedLoadRemote).toHaveBeenCalledWith('mfe_table_editor/module');
+    const area = areaOf('mfe_table_editor');
+    expect(area.getAttribute('data-remote-version')).toBe('1.2.0');
+
+    // The frame: breadcrumb from getProject, the user's email, one menu item per registry remote.
+    expect(await screen.findByText('Acme Corp')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Billing API' })).toBeTruthy();
+    expect(await screen.findByText('ada@example.com')).toBeTruthy();
+    const menu = screen.getByRole('complementary', { name: 'Project menu' });
+    const items = within(menu).getAllByRole('link');
+    expect(items.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Table Editor', `/project/${project.ref}/editor`],
+      ['Logs', `/project/${project.ref}/logs`],
+    ]);
+    expect(items[0]!.getAttribute('aria-current')).toBe('page');
+    expect(items[1]!.getAttribute('aria-current')).toBeNull();
+
+    // Descendant routes of the remote; the module is loaded once.
+    await act(() => shell!.router.navigate(`/project/${project.ref}/editor/42`));
+    expect(await screen.findByText('One table')).toBeTruthy();
+    expect(mockedLoadRemote).toHaveBeenCalledTimes(1);
+  });
+
+  it('redirects the project index to the first registry remote', async () => {
+    mockedLoadRemote.mockResolvedValue(goodModule());
+    shell = renderShell(`/project/${project.ref}`);
+    expect(await screen.findByText(`Tables of ${project.ref}`)).toBeTruthy();
+    expect(shell.location()).toBe(`/project/${project.ref}/editor`);
+  });
+
+  it('shows the error panel with Retry when loading fails, and Retry re-registers the remote and loads again', async () => {
+    mockedLoadRemote.mockRejectedValueOnce(new Error('Failed to fetch http://127.0.0.1:4101/v/1.2.0/mf-manifest.json'));
+    shell = renderShell(`/project/${project.ref}/editor`);
+
+    const panel = await screen.findByRole('alert');
+    expect(within(panel).getByText('Failed to load Table Editor')).toBeTruthy();
+    expect(within(panel).getByText(/Failed to fetch http:\/\/127\.0\.0\.1:4101/)).toBeTruthy();
+    // Only the area failed: the frame is intact.
+    expect(screen.getByRole('link', { name: 'Logs' })).toBeTruthy();
+    expect(areaOf('mfe_table_editor').contains(panel)).toBe(true);
+    expect(registerRemotes).not.toHaveBeenCalled();
+
+    mockedLoadRemote.mockResolvedValueOnce(goodModule());
+    await clickAndSettle(within(panel).getByRole('button', { name: 'Retry' }));
+
+    expect(await screen.findByText(`Tables of ${project.ref}`)).toBeTruthy();
+    expect(registerRemotes).toHaveBeenCalledWith([{ name: 'mfe_table_editor', entry: registry.remotes[0]!.entry }], { force: true });
+    expect(mockedLoadRemote).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('refuses a module that breaks the contract and lists the problems', async () => {
+    mockedLoadRemote.mockResolvedValue({ default: { contractVersion: 2, name: 'mfe_table_editor', routes: 'not a component' } });
+    shell = renderShell(`/project/${project.ref}/editor`);
+
+    const panel = await screen.findByRole('alert');
+    expect(within(panel).getByText('Failed to load Table Editor')).toBeTruthy();
+    const message = within(panel).getByText(/does not satisfy the remote contract/).textContent ?? '';
+    expect(message).toContain('contractVersion is 2, the shell expects 1');
+    expect(message).toContain('routes is not a React component');
+    expect(within(panel).getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('does not run a remote the registry lists for another contract version', async () => {
+    const other = { schemaVersion: 1 as const, remotes: [remote({ contract: 2 })] };
+    shell = renderShell(`/project/${project.ref}/editor`, { registry: other });
+    const panel = await screen.findByRole('alert');
+    expect(within(panel).getByText(/the registry lists contract 2, the shell expects 1/)).toBeTruthy();
+    expect(mockedLoadRemote).not.toHaveBeenCalled();
+  });
+
+  it('contains a remote that throws while rendering: panel in the area, menu and top bar still work', async () => {
+    let crash = true;
+    function Crashing(): never | React.JSX.Element {
+      if (crash) throw new Error('Cannot read properties of undefined (reading "columns")');
+      return <p>Recovered</p>;
+    }
+    mockedLoadRemote.mockResolvedValue(goodModule(Crashing));
+    shell = renderShell(`/project/${project.ref}/editor`);
+
+    const panel = await screen.findByRole('alert');
+    expect(within(panel).getByText('Table Editor failed')).toBeTruthy();
+    expect(within(panel).getByText(/reading "columns"/)).toBeTruthy();
+    expect(areaOf('mfe_table_editor').contains(panel)).toBe(true);
+    expect(screen.getByRole('complementary', { name: 'Project menu' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Logs' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
+
+    // Retry renders the loaded module again; it is not fetched again.
+    crash = false;
+    fireEvent.click(within(panel).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Recovered')).toBeTruthy();
+    expect(mockedLoadRemote).toHaveBeenCalledTimes(1);
+    expect(registerRemotes).not.toHaveBeenCalled();
+  });
+
+  it('keeps areas apart: a failed area does not affect another one', async () => {
+    mockedLoadRemote.mockImplementation(async (id) => {
+      if (id === 'mfe_logs/module') throw new Error('logs are down');
+      return goodModule();
+    });
+    shell = renderShell(`/project/${project.ref}/logs`);
+    expect(await screen.findByText('Failed to load Logs')).toBeTruthy();
+
+    await clickAndSettle(screen.getByRole('link', { name: 'Table Editor' }));
+    expect(await screen.findByText(`Tables of ${project.ref}`)).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(areaOf('mfe_table_editor')).toBeTruthy();
+  });
+
+  it('shows a full-page 404 for an unknown project', async () => {
+    signedInApi({ 'GET /api/platform/projects/nope': () => json(404, { statusCode: 404, error: 'Not Found', message: 'Project not found' }) });
+    shell = renderShell('/project/nope/editor');
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
+    expect(screen.getByTestId('error-code').textContent).toBe('404');
+    expect(screen.getByText('Project not found')).toBeTruthy();
+    expect(mockedLoadRemote).not.toHaveBeenCalled();
+  });
+
+  it('shows a full-page 404 for a path no remote is mounted at', async () => {
+    shell = renderShell(`/project/${project.ref}/nowhere`);
+    expect(await screen.findByText('Page not found')).toBeTruthy();
+    expect(screen.getByTestId('error-code').textContent).toBe('404');
+  });
+});
