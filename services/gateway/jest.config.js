@@ -1,1 +1,2 @@
-module.exports = require('../../jest.presets.cjs').integration(__dirname);
+// The gateway keeps no database: its tests start real upstream HTTP stubs, not Postgres.
+module.exports = require('../../jest.presets.cjs').unit(__dirname);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { SIGN_IN_MAX_ATTEMPTS, SIGN_IN_WINDOW_MS } from '@dash/contracts';
@@ -68,7 +69,7 @@ export async function createPlatformContext(config: PlatformConfig): Promise<Pla
         maxPerEmailAndIp: config.signIn?.maxPerEmailAndIp ?? SIGN_IN_MAX_ATTEMPTS,
         maxPerIp: config.signIn?.maxPerIp ?? 5 * SIGN_IN_MAX_ATTEMPTS,
       },
-      dummyPasswordHash: await hashPassword(`dummy-${Math.random()}-${Date.now()}`),
+      dummyPasswordHash: await hashPassword(randomBytes(32).toString('base64url')),
     };
   } catch (error) {
     await pool.end().catch(() => {});

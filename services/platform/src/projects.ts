@@ -10,6 +10,7 @@ export interface NewProject {
 }
 
 const REF = /^[a-z0-9-]{1,64}$/;
+const RESERVED_REFS = new Set(['internal']);
 /** Postgres truncates identifiers beyond 63 bytes; a truncated name could collide with another project's. */
 const MAX_IDENTIFIER_BYTES = 63;
 
@@ -24,6 +25,8 @@ export function projectDatabaseName(prefix: string, ref: string): string {
  */
 export async function createProject(ctx: PlatformContext, input: NewProject): Promise<ProjectRow> {
   if (!REF.test(input.ref)) throw badRequest('A project ref is 1 to 64 lowercase letters, digits or dashes');
+  // The gateway never forwards `/api/<service>/internal/...`: a project with that ref would be unreachable.
+  if (RESERVED_REFS.has(input.ref)) throw badRequest(`"${input.ref}" is a reserved name; choose another ref`);
   if (!input.name.trim()) throw badRequest('A project needs a name');
   const database = projectDatabaseName(ctx.projectDbPrefix, input.ref);
   if (Buffer.byteLength(database) > MAX_IDENTIFIER_BYTES) {

@@ -1,5 +1,6 @@
 import { platformRoutes, ServiceMessages, SESSION_COOKIE, SIGN_IN_MAX_ATTEMPTS, type User } from '@dash/contracts';
 import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
+import { buildPlatformApp } from '../src/app';
 import { sha256Hex } from '../src/crypto';
 import { createUser, expectContract, expectError, PASSWORD, query, startPlatform, type TestPlatform } from './helpers';
 
@@ -63,7 +64,6 @@ describe('sign-in', () => {
   });
 
   it('sets Secure on the cookie when configured', async () => {
-    const { buildPlatformApp } = await import('../src/app');
     const secureApp = await buildPlatformApp({ ...platform.config, cookieSecure: true });
     try {
       const res = await secureApp.inject({
@@ -86,6 +86,24 @@ describe('sign-in', () => {
     expect(wrong.headers['set-cookie']).toBeUndefined();
     const unknown = await signIn({ email: 'nobody@example.com', password: PASSWORD }, ip);
     expectError(platformRoutes.signIn, unknown, 401, ServiceMessages.invalidCredentials);
+  });
+
+  it('spends similar time on an unknown email as on a wrong password (no account probing by timing)', async () => {
+    const time = async (email: string) => {
+      const started = process.hrtime.bigint();
+      const res = await signIn({ email, password: 'wrong' }, freshIp());
+      expect(res.statusCode).toBe(401);
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    };
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      known.push(await time('owner@example.com'));
+      unknown.push(await time(`ghost${i}@example.com`));
+    }
+    // Without the dummy hash an unknown email would answer ~20x faster (no scrypt at all).
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.3);
   });
 
   it('rejects a malformed body with 400 and a message', async () => {

@@ -123,7 +123,7 @@ export interface ReplyLike {
 }
 
 /** Asserts the reply's status and that its JSON body matches the contract; returns the parsed body. */
-export function expectContract<T = unknown>(def: RouteDef, response: ReplyLike, status = def.status ?? 200): T {
+export function expectContract<T = unknown>(def: RouteDef, response: ReplyLike, status: number = def.status ?? 200): T {
   expect({ status: response.statusCode, body: response.statusCode === status ? 'ok' : response.body }).toEqual({
     status,
     body: 'ok',

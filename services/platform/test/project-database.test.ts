@@ -90,6 +90,7 @@ describe('createProject', () => {
     await expect(createProject(platform.ctx, { ref: 'shop', name: 'Again', orgId })).rejects.toMatchObject({ statusCode: 409 });
     await expect(createProject(platform.ctx, { ref: 'Bad Ref', name: 'x', orgId })).rejects.toBeInstanceOf(HttpError);
     await expect(createProject(platform.ctx, { ref: 'x'.repeat(60), name: 'x', orgId })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(createProject(platform.ctx, { ref: 'internal', name: 'x', orgId })).rejects.toMatchObject({ statusCode: 400 });
     await expect(createProject(platform.ctx, { ref: 'orphan', name: 'x', orgId: 999_999 })).rejects.toMatchObject({ statusCode: 404 });
   });
 

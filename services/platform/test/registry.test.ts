@@ -88,9 +88,11 @@ describe('registry', () => {
     expect(back.to.version).toBe('1.0.0');
   });
 
-  it('refuses the same version with a different entry (published assets are immutable)', async () => {
-    const changed = { ...remote('mfe_logs', '1.0.0', 'logs'), entry: 'http://127.0.0.1:4100/elsewhere/mf-manifest.json' };
-    expectError(platformRoutes.publishRemote, await publish(changed), 409, /already published/);
+  it('re-publishing a version with a moved entry updates it (same assets, another origin)', async () => {
+    const moved = { ...remote('mfe_logs', '1.0.0', 'logs', 'Logs'), entry: 'http://127.0.0.1:9105/1.0.0/mf-manifest.json' };
+    expect(expectContract(platformRoutes.publishRemote, await publish(moved), 201)).toEqual(moved);
+    expect((await registry()).remotes.find((r) => r.name === 'mfe_logs')).toEqual(moved);
+    expect((await versions()).filter((v) => v.name === 'mfe_logs' && v.version === '1.0.0')).toHaveLength(1);
   });
 
   it('validates the published remote', async () => {

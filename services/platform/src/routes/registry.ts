@@ -18,19 +18,15 @@ export async function registryRoutes(app: FastifyInstance, { ctx }: { ctx: Platf
     };
   });
 
-  // Publishing inserts the version (or reuses an identical earlier one) and makes it the only active one,
-  // in one transaction. A version's assets are immutable, so the same version with another entry is refused.
+  // Publishing inserts the version, or reuses the row of an earlier publish of the same version (its
+  // entry may have moved, e.g. a stack started on another port), and makes it the only active one, in
+  // one transaction. A re-publish counts as the latest publish for rollback.
   addRoute(app, platformRoutes.publishRemote, async ({ body }) =>
     ctx.db.transaction().execute(async (trx) => {
       await lockRemote(trx, body.name);
       const existing = (await versionsOf(trx, body.name)).find((row) => row.version === body.version);
-      if (existing && existing.entry !== body.entry) {
-        throw conflict(
-          `Version ${body.version} of ${body.name} is already published with entry ${existing.entry}; publish a new version instead`,
-        );
-      }
       await trx.updateTable('remote_versions').set({ active: false }).where('name', '=', body.name).where('active', '=', true).execute();
-      const fields = { contract: body.contract, mount: body.mount, title: body.title, active: true };
+      const fields = { entry: body.entry, contract: body.contract, mount: body.mount, title: body.title, active: true };
       const row = existing
         ? await trx
             .updateTable('remote_versions')
@@ -40,7 +36,7 @@ export async function registryRoutes(app: FastifyInstance, { ctx }: { ctx: Platf
             .executeTakeFirstOrThrow()
         : await trx
             .insertInto('remote_versions')
-            .values({ ...fields, name: body.name, version: body.version, entry: body.entry })
+            .values({ ...fields, name: body.name, version: body.version })
             .returningAll()
             .executeTakeFirstOrThrow();
       return toRemote(row);
@@ -62,7 +58,7 @@ export async function registryRoutes(app: FastifyInstance, { ctx }: { ctx: Platf
       }
       await trx.updateTable('remote_versions').set({ active: false }).where('id', '=', from.id).execute();
       await trx.updateTable('remote_versions').set({ active: true }).where('id', '=', to.id).execute();
-      return { from: toRemote(from), to: toRemote({ ...to, active: true }) };
+      return { from: toRemote(from), to: toRemote(to) };
     }),
   );
 }

@@ -1,0 +1,95 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ServiceMessages } from '@dash/contracts';
+import { HttpError, sendError } from '@dash/service-kit';
+import { normalizeBase, normalizeOrigin, SERVICES, type GatewayConfig } from './config';
+import { isCrossSite } from './csrf';
+import { edgeEvent, EdgeLogShipper } from './edge-logs';
+import { healthRoutes } from './routes/health';
+import { proxyRoutes } from './routes/proxy';
+import { registryRoutes } from './routes/registry';
+import { registerShell } from './routes/shell';
+import { SessionResolver } from './sessions';
+
+export type { GatewayConfig } from './config';
+
+export type GatewayApp = FastifyInstance & { edgeLogs: EdgeLogShipper; sessions: SessionResolver };
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * Builds the gateway (not listening): the browser's one origin. It serves the shell and
+ * /registry.json, proxies /api/<service>/* with a signed identity, refuses cross-site writes,
+ * reports /health and ships an edge log event for every request.
+ */
+export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp> {
+  const publicOrigins = [config.publicOrigin].flat().map((origin) => normalizeOrigin(origin, 'The public origin'));
+  if (publicOrigins.length === 0) throw new Error('At least one public origin is required');
+  const allowedOrigins = new Set(publicOrigins);
+  const upstreams = Object.fromEntries(
+    SERVICES.map((name) => [name, normalizeBase(config.upstreams[name], `The ${name} URL`)]),
+  ) as GatewayConfig['upstreams'];
+
+  const app: FastifyInstance = Fastify({ logger: config.logger ?? false, trustProxy: false, return503OnClosing: true });
+  const sessions = new SessionResolver(upstreams.platform, config.secret, config.sessionCacheMs ?? 5000);
+  let lastDropWarning = 0;
+  let droppedSinceWarning = 0;
+  const edgeLogs = new EdgeLogShipper({
+    logsUrl: upstreams.logs,
+    secret: config.secret,
+    flushIntervalMs: config.edgeLogs?.flushIntervalMs ?? 1000,
+    batchSize: config.edgeLogs?.batchSize ?? 100,
+    maxBuffered: config.edgeLogs?.maxBuffered ?? 10_000,
+    onDrop: (count, reason) => {
+      // At most one warning per 30 s while the logs service is down, with the count since the last one.
+      droppedSinceWarning += count;
+      if (Date.now() - lastDropWarning < 30_000) return;
+      app.log.warn({ count: droppedSinceWarning, total: edgeLogs.stats.dropped, reason }, 'edge log events dropped');
+      lastDropWarning = Date.now();
+      droppedSinceWarning = 0;
+    },
+  });
+  app.decorate('edgeLogs', edgeLogs);
+  app.decorate('sessions', sessions);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (isCrossSite(request.method, request.headers, allowedOrigins)) return sendError(reply, 403, ServiceMessages.crossSite);
+  });
+  // The gateway is the one place that sets these, on every reply (proxied ones included).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    edgeLogs.push(edgeEvent(request, reply));
+  });
+  app.addHook('onReady', async () => edgeLogs.start());
+  app.addHook('onClose', async () => edgeLogs.close());
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.message, error.code);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, error.message);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, 500, 'Internal server error');
+  });
+
+  await app.register(healthRoutes, { upstreams, timeoutMs: config.healthTimeoutMs ?? 2000 });
+  await app.register(registryRoutes, { platformUrl: upstreams.platform, secret: config.secret });
+  await app.register(proxyRoutes, {
+    upstreams,
+    secret: config.secret,
+    sessions,
+    publicProtocol: new URL(publicOrigins[0]!).protocol.replace(':', ''),
+  });
+  const shell = await registerShell(app, config.shellDir);
+  app.setNotFoundHandler((request, reply) => {
+    if (shell.fallback(request, reply)) return reply;
+    const raw = request.raw.url ?? request.url;
+    const queryAt = raw.indexOf('?');
+    return sendError(reply, 404, `Route ${request.method} ${queryAt === -1 ? raw : raw.slice(0, queryAt)} not found`);
+  });
+  return app as GatewayApp;
+}

@@ -1,0 +1,48 @@
+import type { ServiceName } from '@dash/contracts';
+
+export const SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs'];
+
+export interface GatewayConfig {
+  /** HMAC secret of the identities the gateway signs for services. */
+  secret: string;
+  /** Origin of each service, e.g. `http://127.0.0.1:8091`. */
+  upstreams: Record<ServiceName, string>;
+  /** The built shell's dist folder; without it only the API, health and registry are served. */
+  shellDir?: string;
+  /**
+   * The browser-facing origin(s), e.g. `http://127.0.0.1:8080`; an unsafe request whose Origin is none
+   * of them is refused. The first one is the canonical origin.
+   */
+  publicOrigin: string | string[];
+  logger?: boolean;
+  /** How long a resolved session is cached (default 5 s). */
+  sessionCacheMs?: number;
+  /** Timeout of each service's health probe (default 2 s). */
+  healthTimeoutMs?: number;
+  edgeLogs?: {
+    /** Flush at least this often (default 1 s). */
+    flushIntervalMs?: number;
+    /** Flush as soon as this many events wait (default 100). */
+    batchSize?: number;
+    /** Oldest events are dropped beyond this many waiting (default 10 000). */
+    maxBuffered?: number;
+  };
+}
+
+/** An origin without a trailing slash; throws on anything that is not an http(s) URL. */
+export function normalizeOrigin(value: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${what} must be a URL, got ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${what} must be an http(s) URL, got ${value}`);
+  return url.origin;
+}
+
+/** The base URL of an upstream: keeps a path prefix if there is one, drops the trailing slash. */
+export function normalizeBase(value: string, what: string): string {
+  normalizeOrigin(value, what);
+  return value.replace(/\/+$/, '');
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { Value } from '@sinclair/typebox/value';
+import { platformRoutes, type RouteReply } from '@dash/contracts';
+import { HttpError, signIdentity } from '@dash/service-kit';
+
+export type ResolvedSession = RouteReply<typeof platformRoutes.resolveSession>;
+
+interface Entry {
+  value: ResolvedSession | null;
+  expiresAt: number;
+}
+
+/** A definitive "no such session" is remembered only briefly; platform errors are not remembered at all. */
+const NEGATIVE_CACHE_MS = 1000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Resolves session cookies through the platform's internal route, with a short cache keyed by the
+ * sha256 of the token (the token itself is never kept). Concurrent lookups of one token share a call.
+ */
+export class SessionResolver {
+  private readonly cache = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<ResolvedSession | null>>();
+
+  constructor(
+    private readonly platformUrl: string,
+    private readonly secret: string,
+    private readonly ttlMs: number,
+    private readonly timeoutMs = 5000,
+  ) {}
+
+  /** The session's user and projects, null for an unknown or expired session; throws HttpError(502) when the platform fails. */
+  async resolve(token: string): Promise<ResolvedSession | null> {
+    const key = hashToken(token);
+    const now = Date.now();
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAt > now) return cached.value;
+    if (cached) this.cache.delete(key);
+
+    let lookup = this.pending.get(key);
+    if (!lookup) {
+      lookup = this.lookup(token).finally(() => this.pending.delete(key));
+      this.pending.set(key, lookup);
+    }
+    const value = await lookup;
+    this.remember(key, value);
+    return value;
+  }
+
+  invalidate(token: string): void {
+    this.cache.delete(hashToken(token));
+  }
+
+  private remember(key: string, value: ResolvedSession | null): void {
+    if (this.cache.size >= MAX_ENTRIES) {
+      const now = Date.now();
+      for (const [k, entry] of this.cache) if (entry.expiresAt <= now) this.cache.delete(k);
+      if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+    }
+    this.cache.set(key, { value, expiresAt: Date.now() + (value ? this.ttlMs : NEGATIVE_CACHE_MS) });
+  }
+
+  private async lookup(token: string): Promise<ResolvedSession | null> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.platformUrl}${platformRoutes.resolveSession.url}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-dash-identity': signIdentity(this.secret, { kind: 'service', sub: 'gateway' }),
+        },
+        body: JSON.stringify({ token }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch {
+      throw new HttpError(502, 'The platform service is unavailable: the session could not be checked');
+    }
+    // 400: a token the platform will never accept (e.g. too long); 401: unknown or expired.
+    if (response.status === 400 || response.status === 401) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new HttpError(502, `The platform service answered ${response.status} while checking the session`);
+    }
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!Value.Check(platformRoutes.resolveSession.response, body)) {
+      throw new HttpError(502, 'The platform service returned an invalid session');
+    }
+    return body;
+  }
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A freshly signed user identity for one forwarded request. */
+export function userIdentityHeader(secret: string, session: ResolvedSession): string {
+  return signIdentity(secret, { kind: 'user', sub: session.user.id, email: session.user.email, projects: session.projects });
+}

@@ -1,0 +1,239 @@
+import http from 'node:http';
+import { signIdentity } from '@dash/service-kit';
+import { TEST_SECRET } from '@dash/service-kit/dist/testing';
+import { deadUrl, startGateway, startUpstreams, type RunningGateway, type Seen, type Upstreams } from './stubs';
+
+let upstreams: Upstreams;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  upstreams = await startUpstreams();
+  upstreams.sessions.set('tok-alice', {
+    user: { id: 'alice-id', email: 'alice@example.com', name: 'Alice' },
+    projects: { default: 'owner', other: 'read_only' },
+  });
+  upstreams.sessions.set('tok-bob', { user: { id: 'bob-id', email: 'bob@example.com', name: 'Bob' }, projects: {} });
+  gateway = await startGateway(upstreams.urls);
+});
+afterAll(async () => {
+  await gateway.close();
+  await upstreams.close();
+});
+beforeEach(() => {
+  upstreams.seen.length = 0;
+  upstreams.resolveCalls.length = 0;
+});
+
+interface Echo {
+  service: string;
+  method: string;
+  url: string;
+  identity: Seen['identity'];
+  bytes: number;
+  text: string;
+}
+
+/** GET with the path sent verbatim (no URL normalisation). */
+function rawStatus(url: string): Promise<number> {
+  const { host, port } = new URL(url);
+  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: host.split(':')[0], port, path, method: 'GET' }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const lastSeen = () => upstreams.seen[upstreams.seen.length - 1]!;
+
+describe('proxy', () => {
+  it('forwards /api/<service>/* to that service with path and query', async () => {
+    for (const service of ['platform', 'pg-meta', 'storage', 'logs']) {
+      const res = await fetch(`${gateway.url}/api/${service}/default/tables?included_schemas=public&limit=5`);
+      expect(res.status).toBe(200);
+      const echo = (await res.json()) as Echo;
+      expect(echo).toMatchObject({ service, method: 'GET', url: '/default/tables?included_schemas=public&limit=5', identity: null });
+    }
+  });
+
+  it('turns the session cookie into a freshly signed user identity with the user’s projects', async () => {
+    const res = await fetch(`${gateway.url}/api/pg-meta/default/tables`, { headers: { cookie: 'theme=dark; dash_session=tok-alice' } });
+    const echo = (await res.json()) as Echo;
+    expect(echo.identity).toMatchObject({
+      kind: 'user',
+      sub: 'alice-id',
+      email: 'alice@example.com',
+      projects: { default: 'owner', other: 'read_only' },
+    });
+    // Short-lived: it expires within the identity TTL.
+    expect(echo.identity!.exp - Date.now() / 1000).toBeLessThanOrEqual(61);
+    expect(upstreams.resolveCalls).toEqual(['tok-alice']);
+  });
+
+  it('strips a client-sent identity, even a validly signed one', async () => {
+    const forged = signIdentity(TEST_SECRET, { kind: 'service', sub: 'gateway' });
+    await fetch(`${gateway.url}/api/platform/projects`, { headers: { 'x-dash-identity': forged } });
+    expect(lastSeen().headers['x-dash-identity']).toBeUndefined();
+    expect(lastSeen().identity).toBeNull();
+
+    const res = await fetch(`${gateway.url}/api/platform/projects`, {
+      headers: { 'x-dash-identity': forged, cookie: 'dash_session=tok-bob' },
+    });
+    expect(((await res.json()) as Echo).identity).toMatchObject({ kind: 'user', sub: 'bob-id', projects: {} });
+  });
+
+  it('forwards requests with an unknown session without identity', async () => {
+    const res = await fetch(`${gateway.url}/api/platform/projects`, { headers: { cookie: 'dash_session=stale' } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Echo).identity).toBeNull();
+  });
+
+  it('caches resolved sessions briefly, keyed by the token hash', async () => {
+    upstreams.sessions.set('tok-cache', { user: { id: 'c', email: 'c@example.com', name: 'C' }, projects: {} });
+    const headers = { cookie: 'dash_session=tok-cache' };
+    await Promise.all([1, 2, 3].map(() => fetch(`${gateway.url}/api/logs/default/edge-logs`, { headers })));
+    await fetch(`${gateway.url}/api/logs/default/edge-logs`, { headers });
+    expect(upstreams.resolveCalls.filter((t) => t === 'tok-cache')).toHaveLength(1);
+  });
+
+  it('drops the cached session when the user signs out', async () => {
+    upstreams.sessions.set('tok-out', { user: { id: 'o', email: 'o@example.com', name: 'O' }, projects: {} });
+    const headers = { cookie: 'dash_session=tok-out' };
+    await fetch(`${gateway.url}/api/platform/projects`, { headers });
+    const signOut = await fetch(`${gateway.url}/api/platform/auth/sign-out`, { method: 'POST', headers });
+    expect(signOut.status).toBe(200);
+    // The platform forgets the session; the gateway must not serve it from its cache.
+    upstreams.sessions.delete('tok-out');
+    const after = await fetch(`${gateway.url}/api/platform/projects`, { headers });
+    expect(((await after.json()) as Echo).identity).toBeNull();
+  });
+
+  it('sends the session cookie to the platform only, and sets its own forwarding headers', async () => {
+    const headers = { cookie: 'dash_session=tok-alice', 'x-forwarded-for': '6.6.6.6', 'x-forwarded-host': 'evil.example' };
+    await fetch(`${gateway.url}/api/platform/auth/session`, { headers });
+    expect(lastSeen().headers.cookie).toBe('dash_session=tok-alice');
+    expect(lastSeen().headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(lastSeen().headers['x-forwarded-host']).not.toBe('evil.example');
+    await fetch(`${gateway.url}/api/storage/default/buckets`, { headers });
+    expect(lastSeen().headers.cookie).toBeUndefined();
+    expect(lastSeen().identity).toMatchObject({ sub: 'alice-id' });
+  });
+
+  it('passes the upstream status, headers and Set-Cookie back', async () => {
+    const res = await fetch(`${gateway.url}/api/platform/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a@example.com', password: 'x' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual(['dash_session=new-token; Path=/; HttpOnly; SameSite=Lax']);
+  });
+
+  it('forwards JSON bodies byte for byte', async () => {
+    const body = JSON.stringify({ query: 'select 1', nested: { a: [1, 2, 3] } });
+    const res = await fetch(`${gateway.url}/api/pg-meta/default/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(((await res.json()) as Echo).text).toBe(body);
+    expect(lastSeen().headers['content-type']).toBe('application/json');
+  });
+
+  it('does not retry an upstream 503', async () => {
+    const res = await fetch(`${gateway.url}/api/storage/default/unavailable`);
+    expect(res.status).toBe(503);
+    expect(upstreams.seen.filter((s) => s.url === '/default/unavailable')).toHaveLength(1);
+  });
+
+  it.each([
+    '/api/platform/internal/registry',
+    '/api/platform/internal/sessions/resolve',
+    '/api/platform/%69nternal/registry',
+    '/api/platform/INTERNAL/registry',
+    '/api/platform//internal/registry',
+    '/api/platform/internal%2Fregistry',
+    '/api/logs/internal/events',
+    '/api/pg-meta/internal',
+  ])('never forwards internal routes: %s → 404', async (path) => {
+    for (const method of ['GET', 'POST']) {
+      const res = await fetch(`${gateway.url}${path}`, {
+        method,
+        headers: { cookie: 'dash_session=tok-alice', 'content-type': 'application/json' },
+        body: method === 'POST' ? '{"token":"x","events":[]}' : undefined,
+      });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    }
+    expect(upstreams.seen).toHaveLength(0);
+  });
+
+  it('refuses dot segments and malformed encodings with 400', async () => {
+    // fetch() would normalise the dots away; send the path exactly as written.
+    expect(await rawStatus(`${gateway.url}/api/platform/projects/%2e%2e/internal/registry`)).toBe(400);
+    expect(await rawStatus(`${gateway.url}/api/platform/projects/../../x`)).toBe(400);
+    expect(await rawStatus(`${gateway.url}/api/platform/projects/%E0%A4%A`)).toBe(400);
+    expect(upstreams.seen).toHaveLength(0);
+  });
+
+  it('forwards long, encoded object paths unchanged', async () => {
+    const name = `${'deep/'.repeat(60)}file%20name%23${'x'.repeat(300)}.txt`;
+    const res = await fetch(`${gateway.url}/api/storage/default/object/bucket/${name}?download=1`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Echo).url).toBe(`/default/object/bucket/${name}?download=1`);
+  });
+
+  it('answers 404 JSON for an unknown service', async () => {
+    const res = await fetch(`${gateway.url}/api/billing/invoices`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Unknown service "billing"' });
+  });
+
+  it('streams a 20 MB upload through without buffering it', async () => {
+    const size = 20 * 1024 * 1024;
+    const res = await fetch(`${gateway.url}/api/storage/default/object/files/big.bin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(size, 1),
+    });
+    expect(res.status).toBe(200);
+    // Far above Fastify's default 1 MB body limit: the gateway never parsed the body.
+    expect(((await res.json()) as Echo).bytes).toBe(size);
+  });
+
+  it('streams an upload without a content type too', async () => {
+    const res = await fetch(`${gateway.url}/api/storage/default/object/raw`, { method: 'PUT', body: Buffer.alloc(3 * 1024 * 1024, 2) });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Echo).bytes).toBe(3 * 1024 * 1024);
+  });
+
+  it('streams a 20 MB download', async () => {
+    const res = await fetch(`${gateway.url}/api/storage/default/big-download`);
+    expect(res.status).toBe(200);
+    expect((await res.arrayBuffer()).byteLength).toBe(20 * 1024 * 1024);
+  });
+});
+
+describe('proxy with services down', () => {
+  let down: RunningGateway;
+  beforeAll(async () => {
+    down = await startGateway({ ...upstreams.urls, 'pg-meta': await deadUrl(), platform: await deadUrl() });
+  });
+  afterAll(() => down.close());
+
+  it('answers 502 JSON when the upstream is down', async () => {
+    const res = await fetch(`${down.url}/api/pg-meta/default/tables`);
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({ statusCode: 502, error: 'Bad Gateway', message: 'The pg-meta service is unavailable' });
+  });
+
+  it('answers 502 JSON when the session cannot be checked', async () => {
+    const res = await fetch(`${down.url}/api/storage/default/buckets`, { headers: { cookie: 'dash_session=tok-alice' } });
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({ statusCode: 502, error: 'Bad Gateway' });
+  });
+});

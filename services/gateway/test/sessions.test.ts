@@ -1,0 +1,56 @@
+import { SessionResolver } from '../src/sessions';
+import { deadUrl, startUpstreams, type Upstreams } from './stubs';
+import { TEST_SECRET } from '@dash/service-kit/dist/testing';
+
+let upstreams: Upstreams;
+beforeAll(async () => {
+  upstreams = await startUpstreams();
+  upstreams.sessions.set('good', { user: { id: 'u1', email: 'u1@example.com', name: 'U1' }, projects: { default: 'developer' } });
+});
+afterAll(() => upstreams.close());
+beforeEach(() => {
+  upstreams.resolveCalls.length = 0;
+});
+
+describe('SessionResolver', () => {
+  it('caches a resolved session for the TTL only', async () => {
+    const resolver = new SessionResolver(upstreams.urls.platform, TEST_SECRET, 150);
+    expect(await resolver.resolve('good')).toMatchObject({ user: { id: 'u1' }, projects: { default: 'developer' } });
+    await resolver.resolve('good');
+    expect(upstreams.resolveCalls).toEqual(['good']);
+    await new Promise((r) => setTimeout(r, 200));
+    await resolver.resolve('good');
+    expect(upstreams.resolveCalls).toEqual(['good', 'good']);
+  });
+
+  it('shares one lookup between concurrent requests', async () => {
+    const resolver = new SessionResolver(upstreams.urls.platform, TEST_SECRET, 5000);
+    const results = await Promise.all(Array.from({ length: 5 }, () => resolver.resolve('good')));
+    expect(results.every((r) => r?.user.id === 'u1')).toBe(true);
+    expect(upstreams.resolveCalls).toHaveLength(1);
+  });
+
+  it('remembers an unknown session only briefly', async () => {
+    const resolver = new SessionResolver(upstreams.urls.platform, TEST_SECRET, 60_000);
+    expect(await resolver.resolve('later')).toBeNull();
+    expect(await resolver.resolve('later')).toBeNull();
+    expect(upstreams.resolveCalls).toEqual(['later']);
+    upstreams.sessions.set('later', { user: { id: 'u2', email: 'u2@example.com', name: 'U2' }, projects: {} });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await resolver.resolve('later')).toMatchObject({ user: { id: 'u2' } });
+  });
+
+  it('does not cache a platform failure', async () => {
+    const resolver = new SessionResolver(await deadUrl(), TEST_SECRET, 60_000);
+    await expect(resolver.resolve('good')).rejects.toMatchObject({ statusCode: 502 });
+    await expect(resolver.resolve('good')).rejects.toMatchObject({ statusCode: 502 });
+  });
+
+  it('invalidates one token', async () => {
+    const resolver = new SessionResolver(upstreams.urls.platform, TEST_SECRET, 60_000);
+    await resolver.resolve('good');
+    resolver.invalidate('good');
+    await resolver.resolve('good');
+    expect(upstreams.resolveCalls).toEqual(['good', 'good']);
+  });
+});

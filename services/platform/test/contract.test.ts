@@ -1,0 +1,84 @@
+import { platformRoutes, type RouteDef } from '@dash/contracts';
+import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
+import { createOrg, createUser, expectContract, insertProjectRow, PASSWORD, startPlatform, type TestPlatform } from './helpers';
+
+// Contract test of the platform's replies: every route of `platformRoutes` is registered, and one
+// successful call of each is validated with ajv against the route's response schema.
+
+let platform: TestPlatform;
+let userId: string;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  const user = await createUser(platform.ctx, 'member@example.com', 'Member');
+  userId = user.id;
+  const orgId = await createOrg(platform.ctx, 'contract', [[user.id, 'developer']]);
+  await insertProjectRow(platform.ctx, 'contract-project', orgId);
+});
+afterAll(() => platform.close());
+
+type Call = { url: string; payload?: object; headers?: Record<string, string>; cookies?: Record<string, string> };
+
+describe('platform contract', () => {
+  it('registers every route of platformRoutes', () => {
+    for (const def of Object.values(platformRoutes) as RouteDef[]) {
+      expect({ route: `${def.method} ${def.url}`, registered: platform.app.hasRoute({ method: def.method, url: def.url }) }).toEqual({
+        route: `${def.method} ${def.url}`,
+        registered: true,
+      });
+    }
+  });
+
+  it('answers every route with a reply that matches its response schema', async () => {
+    const user = userHeaders({}, userId, 'member@example.com');
+    const service = serviceHeaders();
+    const signedIn = await platform.app.inject({
+      method: 'POST',
+      url: '/auth/sign-in',
+      payload: { email: 'member@example.com', password: PASSWORD },
+    });
+    expectContract(platformRoutes.signIn, signedIn);
+    const token = /dash_session=([^;]+)/.exec(String(signedIn.headers['set-cookie']))![1]!;
+
+    const remote = {
+      name: 'mfe_logs',
+      version: '1.0.0',
+      entry: 'http://127.0.0.1:4105/1.0.0/mf-manifest.json',
+      contract: 1,
+      mount: 'logs',
+      title: 'Logs',
+    };
+    const calls: Record<keyof typeof platformRoutes, Call> = {
+      signIn: { url: '/auth/sign-in', payload: { email: 'member@example.com', password: PASSWORD } },
+      session: { url: '/auth/session', headers: user },
+      listProjects: { url: '/projects', headers: user },
+      getProject: { url: '/projects/contract-project', headers: user },
+      projectPermissions: { url: '/projects/contract-project/permissions', headers: user },
+      listOrganizations: { url: '/organizations', headers: user },
+      resolveSession: { url: '/internal/sessions/resolve', payload: { token }, headers: service },
+      projectConnection: { url: '/internal/projects/contract-project/connection', headers: service },
+      publishRemote: { url: '/internal/registry/versions', payload: remote, headers: service },
+      registry: { url: '/internal/registry', headers: service },
+      listRemoteVersions: { url: '/internal/registry/versions', headers: service },
+      rollbackRemote: { url: '/internal/registry/rollback', payload: { name: 'mfe_logs' }, headers: service },
+      signOut: { url: '/auth/sign-out', cookies: { dash_session: token } },
+    };
+    // Rollback needs an earlier version.
+    await platform.app.inject({
+      method: 'POST',
+      url: '/internal/registry/versions',
+      payload: { ...remote, version: '0.9.0', entry: 'http://127.0.0.1:4105/0.9.0/mf-manifest.json' },
+      headers: service,
+    });
+
+    for (const [name, call] of Object.entries(calls) as Array<[keyof typeof platformRoutes, Call]>) {
+      const def = platformRoutes[name] as RouteDef;
+      const res = await platform.app.inject({ method: def.method, ...call });
+      try {
+        expectContract(def, res);
+      } catch (error) {
+        throw new Error(`${name}: ${(error as Error).message}`);
+      }
+    }
+  });
+});
