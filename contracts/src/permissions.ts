@@ -8,7 +8,7 @@ export const Permission = {
   TenantSqlAdminRead: 'tenant_sql_admin_read',
   /** Create or change tables, columns, rows, policies, row-level security and roles. */
   TenantSqlAdminWrite: 'tenant_sql_admin_write',
-  /** Run SQL that may write. Without it the SQL editor runs in a read-only transaction. */
+  /** Run SQL in the SQL editor. */
   TenantSqlQuery: 'tenant_sql_query',
   /** The logs explorer and log pages. */
   AnalyticsRead: 'analytics_read',

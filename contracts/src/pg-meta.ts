@@ -82,8 +82,6 @@ export const QueryResult = Type.Object({
   rowCount: Type.Union([Type.Integer(), Type.Null()]),
   /** More rows existed than the editor returns. */
   truncated: Type.Boolean(),
-  /** The run was read-only because the member may not write. */
-  readOnly: Type.Boolean(),
   durationMs: Type.Number(),
 });
 export type QueryResult = Static<typeof QueryResult>;
@@ -148,7 +146,9 @@ export const pgMetaRoutes = {
     params: RefParams,
     body: Type.Object({ query: Type.String({ maxLength: SQL_EDITOR_MAX_QUERY_BYTES }) }),
     response: QueryResult,
-    // Read-only members may run queries too; the service then runs them in a read-only transaction.
-    access: access.project(Permission.TenantSqlAdminRead),
+    // Not for Read-only members: a read-only transaction is no boundary while the session user is the
+    // database owner (pg_read_file, COPY ... TO PROGRAM, SET ROLE). Read-only runs need a login role of
+    // their own per project first.
+    access: access.project(Permission.TenantSqlQuery),
   }),
 };

@@ -1,4 +1,4 @@
-import { endsTransaction, isEmptySql, statementHeads } from '../src/sql/statements';
+import { isEmptySql, statementHeads } from '../src/sql/statements';
 
 const words = (sql: string) => statementHeads(sql).map((h) => h.words.join(' '));
 
@@ -43,18 +43,3 @@ describe('statementHeads', () => {
   });
 });
 
-describe('endsTransaction', () => {
-  const ends = (sql: string) => statementHeads(sql).some(endsTransaction);
-
-  it('finds statements that end the surrounding transaction', () => {
-    for (const sql of ['commit', 'COMMIT WORK', 'end', 'rollback', 'rollback to savepoint a', 'abort', "prepare transaction 'x'", 'select 1; Commit;']) {
-      expect(ends(sql)).toBe(true);
-    }
-  });
-
-  it('leaves other statements alone', () => {
-    for (const sql of ['select 1', 'prepare q as select 1', "select 'commit'", '-- commit\nselect 1', 'savepoint a', 'begin', 'create table "commit" (id int)']) {
-      expect(ends(sql)).toBe(false);
-    }
-  });
-});

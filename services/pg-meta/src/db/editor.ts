@@ -2,28 +2,19 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { badRequest, HttpError } from '@dash/service-kit';
 import { Messages, type QueryResult } from '@dash/contracts';
-import { endsTransaction, statementHeads } from '../sql/statements';
+import { isEmptySql } from '../sql/statements';
 import { typeNamesQuery } from '../sql/types';
 import { DATABASE_UNAVAILABLE, isConnectionFailure, isStatementError } from './project-db';
 import { editorTypes, toJsonRow } from './values';
 
-export const READ_ONLY_TRANSACTION_CONTROL =
-  'Transaction control statements (COMMIT, ROLLBACK, END, ABORT, PREPARE TRANSACTION) are not allowed in a read-only run';
-
 export interface EditorRunOptions {
-  readOnly: boolean;
   statementTimeoutMs: number;
   maxRows: number;
 }
 
-/**
- * Rejects what must not reach the database: an empty text (blank or only comments) and, for a
- * read-only run, statements that would end the read-only transaction and run the rest outside it.
- */
-export function checkEditorText(text: string, readOnly: boolean): void {
-  const heads = statementHeads(text);
-  if (heads.length === 0) throw badRequest(Messages.queryEmpty);
-  if (readOnly && heads.some(endsTransaction)) throw badRequest(READ_ONLY_TRANSACTION_CONTROL);
+/** Rejects a text with no statement in it (blank, or only comments and semicolons). */
+export function checkEditorText(text: string): void {
+  if (isEmptySql(text)) throw badRequest(Messages.queryEmpty);
 }
 
 /** Built-in type names never change (oids below FirstNormalObjectId), so they are cached for good. */
@@ -85,8 +76,8 @@ async function columnTypes(client: pg.PoolClient, oids: number[]): Promise<Map<n
 }
 
 /**
- * The SQL editor's run: a dedicated client, one transaction with a statement timeout, read-only for
- * members who may not write, the user's text as written, then commit (rollback on error). The session
+ * The SQL editor's run: a dedicated client, one transaction with a statement timeout, the user's text
+ * as written, then commit (rollback on error). The session
  * is reset afterwards (`discard all`) so nothing the text set (role, settings, temp tables) reaches the
  * next user of the pooled connection; a client that cannot be reset is destroyed.
  */
@@ -96,13 +87,7 @@ export async function runEditorQuery(client: pg.PoolClient, text: string, option
   let reset = false;
   try {
     const timeout = Math.max(0, Math.floor(options.statementTimeoutMs));
-    // `select 1` takes the transaction's snapshot, after which `set transaction read write` in the
-    // user's text fails ("must be set before any query").
-    await client.query(
-      options.readOnly
-        ? `begin; set transaction read only; set local statement_timeout = ${timeout}; select 1`
-        : `begin; set local statement_timeout = ${timeout}`,
-    );
+    await client.query(`begin; set local statement_timeout = ${timeout}`);
     inTransaction = true;
     const started = performance.now();
     const { results, kept } = await runSimple(client, text, options.maxRows);
@@ -123,7 +108,6 @@ export async function runEditorQuery(client: pg.PoolClient, text: string, option
       rows: rows.slice(0, options.maxRows).map(toJsonRow),
       rowCount: typeof result.rowCount === 'number' ? result.rowCount : null,
       truncated,
-      readOnly: options.readOnly,
       durationMs,
     };
   } catch (error) {

@@ -1,18 +1,15 @@
-import { Permission, pgMetaRoutes, roleHasPermission } from '@dash/contracts';
-import { addRoute, userOf, type ServiceApp } from '@dash/service-kit';
+import { pgMetaRoutes } from '@dash/contracts';
+import { addRoute, type ServiceApp } from '@dash/service-kit';
 import { checkEditorText, runEditorQuery } from '../db/editor';
 import { connectProject } from '../db/project-db';
 import type { PgMetaContext } from '../app';
 
 /** The SQL editor: the one route that runs the caller's SQL as written, within limits. */
 export function registerQueryRoutes(app: ServiceApp, ctx: PgMetaContext): void {
-  addRoute(app, pgMetaRoutes.runQuery, async ({ params, body, identity }) => {
-    const user = userOf(identity);
-    const readOnly = !roleHasPermission(user.projects[params.ref], Permission.TenantSqlQuery);
-    checkEditorText(body.query, readOnly);
+  addRoute(app, pgMetaRoutes.runQuery, async ({ params, body }) => {
+    checkEditorText(body.query);
     const client = await connectProject(ctx.pools, params.ref);
     return runEditorQuery(client, body.query, {
-      readOnly,
       statementTimeoutMs: ctx.sqlEditor.statementTimeoutMs,
       maxRows: ctx.sqlEditor.maxRows,
     });

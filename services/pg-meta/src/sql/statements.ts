@@ -123,16 +123,3 @@ function skipQuoted(sql: string, start: number, quote: string, backslashEscapes:
 export function isEmptySql(sql: string): boolean {
   return statementHeads(sql).length === 0;
 }
-
-const ENDS_TRANSACTION = new Set(['COMMIT', 'END', 'ROLLBACK', 'ABORT']);
-
-/**
- * True when a statement would end the surrounding transaction (COMMIT, END, ROLLBACK, ABORT, PREPARE
- * TRANSACTION), after which the rest of the text would run outside the read-only transaction.
- */
-export function endsTransaction(head: StatementHead): boolean {
-  const [first, second] = head.words;
-  if (first === undefined) return false;
-  if (ENDS_TRANSACTION.has(first)) return true;
-  return first === 'PREPARE' && second === 'TRANSACTION';
-}
