@@ -39,4 +39,11 @@ describe('API gateway logs page', () => {
     expect(screen.getByText('logs database is down')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
+
+  it('sends unknown paths to the API gateway page', async () => {
+    mockFetch({ ...permissionsAnswer('default', 'owner'), 'GET /api/logs/default/edge-logs': { body: edgeLogsReply } });
+    renderArea(LogsRoutes, { mount: 'logs', url: `${url}/nope/deep` });
+    expect(await screen.findByRole('table', { name: 'API gateway logs' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'API Gateway' }).getAttribute('href')).toBe('/project/default/logs/edge-logs');
+  });
 });

@@ -10,6 +10,8 @@ import { useDebouncedValue, useEntitySortPreference } from '../preferences';
 import { EntityMenu } from './EntityMenu';
 
 export const SEARCH_DEBOUNCE_MS = 300;
+/** The entity route accepts searches of up to 200 characters. */
+const SEARCH_MAX_LENGTH = 200;
 /** How close to the end of the list (px) scrolling asks for the next page. */
 const LOAD_MORE_THRESHOLD_PX = 28 * 6;
 
@@ -154,22 +156,20 @@ export function EntitySidebar({ schema, selectedId, onSchemaChange, onEntities }
           ))}
         </select>
         <NewTableButton />
-        <div className="te-toolbar">
-          <input
-            type="search"
-            className="dash-input te-search"
-            placeholder="Search tables…"
-            aria-label="Search tables"
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-          />
-          <select
-            className="dash-select te-sort"
-            aria-label="Sort entities"
-            value={sort}
-            onChange={(e) => setSort(e.target.value as EntitySort)}
-            title="Sort entities"
-          >
+        <input
+          type="search"
+          className="dash-input te-search"
+          placeholder="Search tables…"
+          aria-label="Search tables"
+          maxLength={SEARCH_MAX_LENGTH}
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+        />
+        <div className="te-sort-row">
+          <span className="te-label" aria-hidden>
+            Sort by
+          </span>
+          <select className="te-sort" aria-label="Sort entities" value={sort} onChange={(e) => setSort(e.target.value as EntitySort)}>
             <option value="alphabetical">Alphabetical</option>
             <option value="grouped-alphabetical">Entity Type</option>
           </select>

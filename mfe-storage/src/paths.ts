@@ -1,0 +1,4 @@
+export const storagePaths = {
+  buckets: (ref: string) => `/project/${ref}/storage/buckets`,
+  bucket: (ref: string, bucketId: string) => `/project/${ref}/storage/buckets/${encodeURIComponent(bucketId)}`,
+};

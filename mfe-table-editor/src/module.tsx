@@ -1,0 +1,16 @@
+import { REMOTE_CONTRACT_VERSION, type RemoteModule } from '@dash/contracts';
+import type { ComponentType } from 'react';
+import { TableEditorRoutes } from './TableEditorRoutes';
+
+/**
+ * No `requiredPermissions`: the shell's gate would answer a member without tenant_sql_admin_read with its
+ * generic notice, and the spec wants the area's own ("view tables from this project"), which
+ * TableEditorLayout shows.
+ */
+const tableEditorModule: RemoteModule<ComponentType> = {
+  contractVersion: REMOTE_CONTRACT_VERSION,
+  name: 'mfe_table_editor',
+  routes: TableEditorRoutes,
+};
+
+export default tableEditorModule;

@@ -1,0 +1,37 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { checkRemoteModule, pgMetaRoutes } from '@dash/contracts';
+import tableEditorModule from '../src/module';
+import { entitiesReply, fullPage, schemasReply, tablesReply } from './fixtures';
+
+const ajv = addFormats(new Ajv({ strict: false }));
+
+describe('mfe_table_editor contract', () => {
+  it('exports a module that satisfies RemoteModule', () => {
+    expect(checkRemoteModule(tableEditorModule, 'mfe_table_editor')).toEqual([]);
+  });
+
+  it('is refused under another name', () => {
+    expect(checkRemoteModule(tableEditorModule, 'mfe_other')).toEqual([expect.stringContaining('name is mfe_table_editor')]);
+  });
+
+  it('uses fixtures that match the entity list reply schema', () => {
+    const validate = ajv.compile(pgMetaRoutes.listEntities.response);
+    expect(validate(entitiesReply)).toBe(true);
+    expect(validate(fullPage('public', 0))).toBe(true);
+    expect(validate({ data: [{ ...entitiesReply.data[0], type: 'index' }], hasMore: false })).toBe(false);
+    expect(validate({ data: [] })).toBe(false);
+  });
+
+  it('uses fixtures that match the schema and table list reply schemas', () => {
+    expect(ajv.compile(pgMetaRoutes.listSchemas.response)(schemasReply)).toBe(true);
+    expect(ajv.compile(pgMetaRoutes.listSchemas.response)([{ id: '1', name: 'public' }])).toBe(false);
+    expect(ajv.compile(pgMetaRoutes.listTables.response)(tablesReply)).toBe(true);
+  });
+
+  it('sends entity list queries the route accepts', () => {
+    const validate = ajv.compile(pgMetaRoutes.listEntities.querystring!);
+    expect(validate({ schema: 'public', search: 'prof', sort: 'grouped-alphabetical', limit: 100, offset: 100 })).toBe(true);
+    expect(validate({ schema: 'public', sort: 'by-size' })).toBe(false);
+  });
+});
