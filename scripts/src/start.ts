@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase, startEmbeddedPostgres, withDatabase, type EmbeddedServer } from '@dash/service-kit';
 import { dataDir, ports, REMOTES, ROOT } from './layout';
@@ -37,6 +37,35 @@ function spawnProcess(name: string, script: string, args: string[], env: Record<
   return child;
 }
 
+/**
+ * Stops the processes a killed earlier start left behind (SIGKILL does not reach its children, which
+ * keep their ports). Only pids whose command line is one of ours are signalled.
+ */
+async function stopLeftovers(): Promise<void> {
+  if (!existsSync(runDir())) return;
+  let stopped = 0;
+  for (const file of readdirSync(runDir()).filter((f) => f.endsWith('.pid'))) {
+    const pid = Number(readFileSync(path.join(runDir(), file), 'utf8'));
+    let commandLine = '';
+    try {
+      commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // not running
+    }
+    if (!commandLine.includes(ROOT) && !commandLine.includes('dist/main.js') && !commandLine.includes('static-server.js')) continue;
+    try {
+      process.kill(pid, 'SIGTERM');
+      stopped++;
+    } catch {
+      // already gone
+    }
+  }
+  if (stopped > 0) {
+    console.log(`Stopped ${stopped} process(es) left running by an earlier start.`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 async function waitForHealth(name: string, url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -65,6 +94,7 @@ async function main() {
   const secrets = loadSecrets();
   const demoPassword = process.env.DASHBOARD_DEMO_PASSWORD || secrets.demoPassword;
   const p = ports();
+  await stopLeftovers();
   rmSync(runDir(), { recursive: true, force: true });
   mkdirSync(runDir(), { recursive: true });
 

