@@ -1,4 +1,3 @@
-import { readCookie } from '../src/cookies';
 import { normalizeBase, normalizeOrigin } from '../src/config';
 import { isCrossSite } from '../src/csrf';
 import { projectRefOf } from '../src/edge-logs';
@@ -120,12 +119,6 @@ describe('shell helpers', () => {
 });
 
 describe('misc', () => {
-  it('reads the session cookie', () => {
-    expect(readCookie('a=1; dash_session=tok', 'dash_session')).toBe('tok');
-    expect(readCookie('dash_session=', 'dash_session')).toBeUndefined();
-    expect(readCookie(undefined, 'dash_session')).toBeUndefined();
-  });
-
   it('normalises configured URLs', () => {
     expect(normalizeOrigin('http://127.0.0.1:8080/', 'x')).toBe('http://127.0.0.1:8080');
     expect(normalizeBase('http://127.0.0.1:8091/', 'x')).toBe('http://127.0.0.1:8091');

@@ -6,3 +6,5 @@ export * from './config';
 export * from './project-bootstrap';
 export * from './project-pools';
 export * from './postgres';
+export * from './cookies';
+export * from './project-db';

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase, withDatabase } from './db';
 import { signIdentity } from './identity';
+import pg from 'pg';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
 import type { OrgRole } from '@dash/contracts';
+import type { ServiceApp } from './app';
+import { notFound } from './errors';
+import { bootstrapProjectDatabase } from './project-bootstrap';
+import { ProjectPools, type ConnectionResolver } from './project-pools';
 
 /** The admin connection string of the test server (set by the jest global setup, or DATABASE_URL). */
 export function testServerUrl(): string {
@@ -27,4 +35,75 @@ export function userHeaders(projects: Record<string, OrgRole>, sub = 'user-1', e
 
 export function serviceHeaders(sub = 'gateway') {
   return { 'x-dash-identity': signIdentity(TEST_SECRET, { kind: 'service', sub }) };
+}
+
+/** A role's headers for project `ref` (default `default`), as the gateway sends them. */
+export const asRole = (role: OrgRole, ref = 'default') => userHeaders({ [ref]: role });
+
+/** Validates replies against contract schemas the way a client would (ajv with formats). */
+export function contractValidator(): (schema: TSchema, data: unknown) => string | null {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return (schema, data) => {
+    const validate = ajv.compile(schema);
+    return validate(data) ? null : ajv.errorsText(validate.errors);
+  };
+}
+
+export interface TestProject<O = never> {
+  url: string;
+  resolver: ConnectionResolver;
+  pools: ProjectPools;
+  app: ServiceApp;
+  /** Runs SQL on the project database as its owner (test fixtures). */
+  sql: (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+  /** Another app on the same database, built by `build` with options and its own pools (closed with the project). */
+  extraApp: (options?: O, maxPerProject?: number) => Promise<ServiceApp>;
+  close: () => Promise<void>;
+}
+
+/**
+ * A fresh, bootstrapped project database reachable as ref `default` (any other ref is a 404), and the
+ * service's app built on pools for it by `build`.
+ */
+export async function setupTestProject<O = never>(
+  prefix: string,
+  build: (pools: ProjectPools, options?: O) => ServiceApp,
+): Promise<TestProject<O>> {
+  const db = await createTestDatabase(prefix);
+  await bootstrapProjectDatabase(db.url);
+  const resolver: ConnectionResolver = async (ref) => {
+    if (ref === 'default') return db.url;
+    throw notFound('Project not found');
+  };
+  const pools = new ProjectPools(resolver);
+  const app = build(pools);
+  await app.ready();
+  const admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+  const extra: { app: ServiceApp; pools: ProjectPools }[] = [];
+  return {
+    url: db.url,
+    resolver,
+    pools,
+    app,
+    sql: (text, values) => admin.query(text, values),
+    extraApp: async (options, maxPerProject) => {
+      const otherPools = new ProjectPools(resolver, maxPerProject);
+      const other = build(otherPools, options);
+      extra.push({ app: other, pools: otherPools });
+      await other.ready();
+      return other;
+    },
+    close: async () => {
+      for (const other of extra) {
+        await other.app.close();
+        await other.pools.closeAll();
+      }
+      await app.close();
+      await pools.closeAll();
+      await admin.end();
+      await db.drop();
+    },
+  };
 }

@@ -1,8 +1,5 @@
 import type pg from 'pg';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import type { Kysely } from 'kysely';
-import type { TSchema } from '@sinclair/typebox';
 import { createDb, createPool, type ServiceApp } from '@dash/service-kit';
 import { createTestDatabase, TEST_SECRET } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
@@ -45,11 +42,4 @@ export async function setupPlatform(): Promise<Platform> {
   };
 }
 
-export function contractValidator() {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
-  return (schema: TSchema, data: unknown): string | null => {
-    const validate = ajv.compile(schema);
-    return validate(data) ? null : ajv.errorsText(validate.errors);
-  };
-}
+export { contractValidator } from '@dash/service-kit/dist/testing';

@@ -1,4 +1,3 @@
-import { readCookie, serializeCookie } from '../src/cookies';
 import { ConnectionCipher, hashPassword, parseEncryptionKey, sha256Hex, verifyPassword } from '../src/crypto';
 import { AttemptLimiter } from '../src/rate-limit';
 import { areaPosition, byArea } from '../src/db/registry';
@@ -92,22 +91,6 @@ describe('attempt limiter', () => {
     limiter.release('ip');
     expect(limiter.hit(both)).toBe(0); // ip back to 2 → 3
     expect(limiter.hit(both)).toBeGreaterThan(0); // ip exhausted although email was reset
-  });
-});
-
-describe('cookies', () => {
-  it('reads one cookie among several', () => {
-    expect(readCookie('a=1; dash_session=abc-_D; b=2', 'dash_session')).toBe('abc-_D');
-    expect(readCookie('a=1', 'dash_session')).toBeUndefined();
-    expect(readCookie(undefined, 'dash_session')).toBeUndefined();
-    expect(readCookie('dash_session=%E0%A4%A', 'dash_session')).toBeUndefined();
-    expect(readCookie('xdash_session=1; dash_session="q"', 'dash_session')).toBe('q');
-  });
-
-  it('serializes the attributes', () => {
-    const value = serializeCookie('s', 'v', { httpOnly: true, sameSite: 'Lax', path: '/', maxAgeSeconds: 60, secure: true });
-    expect(value).toBe('s=v; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax');
-    expect(() => serializeCookie('bad name', 'v')).toThrow();
   });
 });
 

@@ -2,9 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import { IDENTITY_HEADER, SESSION_COOKIE, platformRoutes, type ServiceName } from '@dash/contracts';
-import { sendError } from '@dash/service-kit';
+import { readCookie, sendError } from '@dash/service-kit';
 import { SERVICES } from '../config';
-import { readCookie } from '../cookies';
 import { userIdentityHeader, type SessionResolver } from '../sessions';
 
 export interface ProxyOptions {

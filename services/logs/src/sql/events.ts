@@ -1,5 +1,5 @@
 import type { EdgeLogEvent, LogSource } from '@dash/contracts';
-import type { SqlQuery } from './query';
+import type { SqlQuery } from '@dash/service-kit';
 
 export const EDGE_LOGS_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 

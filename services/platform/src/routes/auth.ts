@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { platformRoutes, ServiceMessages, SESSION_COOKIE } from '@dash/contracts';
-import { addRoute, HttpError, unauthorized, userOf } from '@dash/service-kit';
+import { addRoute, HttpError, readCookie, serializeCookie, unauthorized, userOf } from '@dash/service-kit';
 import { SESSION_TTL_MS, type PlatformContext } from '../context';
-import { readCookie, serializeCookie } from '../cookies';
 import { newSessionToken, verifyPassword } from '../crypto';
 import { deleteExpiredSessions, deleteSession, insertSession } from '../db/sessions';
 import { findUserByEmail, findUserById, normalizeEmail, toUser } from '../db/users';

@@ -1,8 +1,7 @@
 import pg from 'pg';
 import { storageRoutes, type Bucket } from '@dash/contracts';
-import { addRoute, badRequest, conflict, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest, conflict, projectQuery, type ServiceApp } from '@dash/service-kit';
 import { newBucketFrom } from '../bucket-rules';
-import { projectQuery } from '../db/project-db';
 import { createBucketQuery, listBucketsQuery } from '../sql/buckets';
 import type { StorageContext } from '../app';
 

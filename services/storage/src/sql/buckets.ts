@@ -1,4 +1,4 @@
-import type { SqlQuery } from './query';
+import type { SqlQuery } from '@dash/service-kit';
 
 const BUCKET_COLUMNS = 'id, name, owner::text as owner, public, file_size_limit, allowed_mime_types, created_at, updated_at';
 

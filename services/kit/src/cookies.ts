@@ -1,10 +1,10 @@
 /**
- * Minimal cookie reading and writing for the session cookie. (@fastify/cookie 11 loads the ESM-only
- * `cookie` package with a dynamic import, which Jest's CommonJS runtime refuses; one cookie with a
- * base64url value needs no more than this.)
+ * Minimal cookie reading and writing for the session cookie, shared by the platform (which sets it) and
+ * the gateway (which reads it). (@fastify/cookie 11 loads the ESM-only `cookie` package with a dynamic
+ * import, which Jest's CommonJS runtime refuses; one cookie with a base64url value needs no more.)
  */
 
-/** The value of cookie `name` in a Cookie request header, or undefined. */
+/** The value of cookie `name` in a Cookie request header; undefined when absent, empty or malformed. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
@@ -13,7 +13,7 @@ export function readCookie(header: string | undefined, name: string): string | u
     let value = part.slice(eq + 1).trim();
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
     try {
-      return decodeURIComponent(value);
+      return decodeURIComponent(value) || undefined;
     } catch {
       return undefined;
     }

@@ -1,0 +1,77 @@
+import pg from 'pg';
+import { badRequest, HttpError } from './errors';
+import type { ProjectPools } from './project-pools';
+
+/** A parameterised statement for `pg`: text with `$n` placeholders and their values. */
+export interface SqlQuery {
+  text: string;
+  values: unknown[];
+}
+
+export const DATABASE_UNAVAILABLE = 'The project database is unavailable';
+
+/**
+ * Errors that say the connection to the project database failed rather than that a statement was
+ * wrong: SQLSTATE class 08 (connection exception), 57P01-57P05 (the server ended the session), socket
+ * errors and pg's "Connection terminated". Anything else without a SQLSTATE is a bug of ours (a 500).
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof pg.DatabaseError) {
+    const code = error.code ?? '';
+    return code.startsWith('08') || /^57P0[1-5]$/.test(code);
+  }
+  if (!(error instanceof Error)) return false;
+  // Socket errors (ECONNRESET, ECONNREFUSED, EPIPE...) and pg's own "Connection terminated" errors.
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || /connection|terminated|not queryable/i.test(error.message);
+}
+
+/** A Postgres error caused by the statement (syntax, missing table, read-only, timeout...). */
+export function isStatementError(error: unknown): error is pg.DatabaseError {
+  return error instanceof pg.DatabaseError && typeof error.code === 'string' && !isConnectionFailure(error);
+}
+
+export function databaseUnavailable(): HttpError {
+  return new HttpError(503, DATABASE_UNAVAILABLE);
+}
+
+/**
+ * Maps a failure of a statement on a project database to what the client should see: Postgres's own
+ * message as a 400 carrying the SQLSTATE (the input was wrong), or a 503 when the connection failed.
+ * Anything else is passed through (an HttpError of ours, or a bug that becomes a 500).
+ */
+export function projectDbError(error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  if (isStatementError(error)) return badRequest(error.message, error.code);
+  if (isConnectionFailure(error)) return databaseUnavailable();
+  return error;
+}
+
+/** A client of the project's pool; a failed connection is a 503, an unknown project the resolver's 404. */
+export async function connectProject(pools: ProjectPools, ref: string): Promise<pg.PoolClient> {
+  const pool = await pools.get(ref);
+  try {
+    return await pool.connect();
+  } catch {
+    throw databaseUnavailable();
+  }
+}
+
+/**
+ * Runs one query of ours on the project database as the connection's own (admin) user: the dashboard's
+ * view. Postgres errors are rethrown for the route to map; a lost connection is a 503 and the client
+ * is destroyed rather than returned to the pool.
+ */
+export async function projectQuery<T extends pg.QueryResultRow>(pools: ProjectPools, ref: string, query: SqlQuery): Promise<T[]> {
+  const client = await connectProject(pools, ref);
+  try {
+    const result = await client.query<T>(query.text, query.values);
+    client.release();
+    return result.rows;
+  } catch (error) {
+    const lost = isConnectionFailure(error);
+    client.release(lost ? (error as Error) : undefined);
+    if (lost) throw databaseUnavailable();
+    throw error;
+  }
+}
