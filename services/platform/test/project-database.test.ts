@@ -134,6 +134,12 @@ describe('seedDemo', () => {
     );
     expect(counts!.countries).toBeGreaterThan(0);
     expect(counts!.todos).toBeGreaterThan(0);
+    const [cities] = await query<{ linked: number; orphans: number }>(
+      url,
+      'select count(c.id)::int as linked, count(*) filter (where c.country_id is null)::int as orphans from public.cities c',
+    );
+    expect(cities!.linked).toBeGreaterThan(0);
+    expect(cities!.orphans).toBe(0);
     const [rls] = await query<{ relrowsecurity: boolean }>(url, `select relrowsecurity from pg_class where oid = 'public.todos'::regclass`);
     expect(rls!.relrowsecurity).toBe(true);
     const policies = await query<{ policyname: string; cmd: string; qual: string }>(
