@@ -37,3 +37,22 @@ export function remoteCommand(args: string[], extraEnv: Record<string, string> =
 export function pidOf(processName: string): number {
   return Number(readFileSync(path.join(ROOT, E2E_DATA_DIR, 'run', `${processName}.pid`), 'utf8'));
 }
+
+/**
+ * Runs SQL on the project database through the SQL editor's route, as the signed-in user of `page`
+ * (test fixtures). Returns the rows of the last statement.
+ */
+export async function runSql(page: Page, query: string): Promise<Record<string, unknown>[]> {
+  const response = await page.request.post(`/api/pg-meta/${REF}/query`, { data: { query } });
+  const body = (await response.json()) as { rows?: Record<string, unknown>[]; message?: string };
+  if (!response.ok()) throw new Error(`SQL failed (${response.status()}): ${body.message}\n${query}`);
+  return body.rows ?? [];
+}
+
+/** The table id (oid) the editor's URLs use. */
+export async function tableId(page: Page, qualifiedName: string): Promise<number> {
+  const [row] = await runSql(page, `select ${sqlLiteral(qualifiedName)}::regclass::oid::int8 as id`);
+  return Number(row!.id);
+}
+
+const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;

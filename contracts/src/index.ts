@@ -8,3 +8,7 @@ export * from './platform';
 export * from './pg-meta';
 export * from './storage';
 export * from './logs';
+export * from './table-editor';
+export * from './roles';
+export * from './grid-url';
+export * from './policies';

@@ -7,27 +7,6 @@ import { ENTITY_PAGE_SIZE, SQL_EDITOR_MAX_QUERY_BYTES } from './constants';
 export const PgSchema = Type.Object({ id: Type.Integer(), name: Type.String(), owner: Type.String() });
 export type PgSchema = Static<typeof PgSchema>;
 
-/** postgres-meta's table shape (columns, keys and relationships arrive with the table editor). */
-export const PgTable = Type.Object({
-  id: Type.Integer(),
-  schema: Type.String(),
-  name: Type.String(),
-  rls_enabled: Type.Boolean(),
-  rls_forced: Type.Boolean(),
-  replica_identity: Type.Union([
-    Type.Literal('DEFAULT'),
-    Type.Literal('INDEX'),
-    Type.Literal('FULL'),
-    Type.Literal('NOTHING'),
-  ]),
-  bytes: Type.Integer(),
-  size: Type.String(),
-  live_rows_estimate: Type.Integer(),
-  dead_rows_estimate: Type.Integer(),
-  comment: Type.Union([Type.String(), Type.Null()]),
-});
-export type PgTable = Static<typeof PgTable>;
-
 /** postgres-meta's policy shape. */
 export const PgPolicy = Type.Object({
   id: Type.Integer(),
@@ -94,21 +73,6 @@ export const pgMetaRoutes = {
     params: RefParams,
     querystring: Type.Object({ include_system_schemas: Type.Optional(Type.Boolean()) }),
     response: Type.Array(PgSchema),
-    access: access.project(Permission.TenantSqlAdminRead),
-  }),
-  listTables: defineRoute({
-    service: 'pg-meta',
-    method: 'GET',
-    url: '/:ref/tables',
-    params: RefParams,
-    querystring: Type.Object({
-      included_schemas: Type.Optional(SchemaList),
-      excluded_schemas: Type.Optional(SchemaList),
-      include_system_schemas: Type.Optional(Type.Boolean()),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
-      offset: Type.Optional(Type.Integer({ minimum: 0 })),
-    }),
-    response: Type.Array(PgTable),
     access: access.project(Permission.TenantSqlAdminRead),
   }),
   listPolicies: defineRoute({

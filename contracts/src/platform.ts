@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineRoute, Ok, RefParams, Timestamp } from './route';
-import { access, ALL_PERMISSIONS } from './permissions';
+import { access, ALL_PERMISSIONS, Permission } from './permissions';
 import { OrgRoleSchema } from './identity';
 import { Registry, RegistryRemote } from './registry';
 
@@ -31,6 +31,15 @@ export type Project = Static<typeof Project>;
 
 export const Organization = Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String(), role: OrgRoleSchema });
 export type Organization = Static<typeof Organization>;
+
+/** A project's auth configuration: the external anonymous users flag (anonymous sign-ins). */
+export const AuthConfig = Type.Object({ external_anonymous_users_enabled: Type.Boolean() });
+export type AuthConfig = Static<typeof AuthConfig>;
+export const AuthConfigUpdate = Type.Object(
+  { external_anonymous_users_enabled: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type AuthConfigUpdate = Static<typeof AuthConfigUpdate>;
 
 export const PermissionNameSchema = Type.Union(ALL_PERMISSIONS.map((p) => Type.Literal(p)));
 
@@ -141,5 +150,23 @@ export const platformRoutes = {
     body: Type.Object({ name: Type.String({ minLength: 1 }) }),
     response: Type.Object({ from: RegistryRemote, to: RegistryRemote }),
     access: access.internal,
+  }),
+  /** Read by project members: it decides the policies page's anonymous sign-ins warning. */
+  getAuthConfig: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/projects/:ref/config/auth',
+    params: RefParams,
+    response: AuthConfig,
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  updateAuthConfig: defineRoute({
+    service: 'platform',
+    method: 'PATCH',
+    url: '/projects/:ref/config/auth',
+    params: RefParams,
+    body: AuthConfigUpdate,
+    response: AuthConfig,
+    access: access.project(Permission.TenantSqlAdminWrite),
   }),
 };

@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import {
   checkRemoteModule,
+  tableEditorRoutes,
   fillPath,
   gatewayPath,
   pgMetaRoutes,
@@ -46,7 +47,7 @@ describe('roles and permissions', () => {
 
   it('guards every write route with a write permission', () => {
     expect(storageRoutes.createBucket.access).toEqual({ kind: 'project', permission: Permission.StorageAdminWrite });
-    expect(pgMetaRoutes.listTables.access).toEqual({ kind: 'project', permission: Permission.TenantSqlAdminRead });
+    expect(tableEditorRoutes.listTables.access).toEqual({ kind: 'project', permission: Permission.TenantSqlAdminRead });
   });
 });
 

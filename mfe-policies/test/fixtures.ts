@@ -1,4 +1,4 @@
-import type { PgPolicy, PgTable, RouteReply, pgMetaRoutes } from '@dash/contracts';
+import type { PgPolicy, PgTable, RouteReply, pgMetaRoutes, tableEditorRoutes } from '@dash/contracts';
 
 export const schemasReply: RouteReply<typeof pgMetaRoutes.listSchemas> = [
   { id: 2200, name: 'public', owner: 'pg_database_owner' },
@@ -17,9 +17,11 @@ const table = (id: number, name: string, rls: boolean, schema = 'public'): PgTab
   live_rows_estimate: 10,
   dead_rows_estimate: 0,
   comment: null,
+  primary_keys: [],
+  relationships: [],
 });
 
-export const tablesReply: RouteReply<typeof pgMetaRoutes.listTables> = [
+export const tablesReply: RouteReply<typeof tableEditorRoutes.listTables> = [
   table(16385, 'countries', true),
   table(16392, 'profiles', true),
   table(16398, 'audit_log', false),

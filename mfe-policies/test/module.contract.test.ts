@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { checkRemoteModule, pgMetaRoutes } from '@dash/contracts';
+import { checkRemoteModule, pgMetaRoutes, tableEditorRoutes } from '@dash/contracts';
 import policiesModule from '../src/module';
 import { policiesReply, schemasReply, tablesReply } from './fixtures';
 
@@ -16,7 +16,7 @@ describe('mfe_policies contract', () => {
   });
 
   it('uses fixtures that match the table, policy and schema list reply schemas', () => {
-    expect(ajv.compile(pgMetaRoutes.listTables.response)(tablesReply)).toBe(true);
+    expect(ajv.compile(tableEditorRoutes.listTables.response)(tablesReply)).toBe(true);
     expect(ajv.compile(pgMetaRoutes.listPolicies.response)(policiesReply)).toBe(true);
     expect(ajv.compile(pgMetaRoutes.listSchemas.response)(schemasReply)).toBe(true);
   });

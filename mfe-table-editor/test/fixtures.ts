@@ -1,4 +1,4 @@
-import type { Entity, RouteReply, pgMetaRoutes } from '@dash/contracts';
+import type { Entity, RouteReply, pgMetaRoutes, tableEditorRoutes } from '@dash/contracts';
 
 export const schemasReply: RouteReply<typeof pgMetaRoutes.listSchemas> = [
   { id: 2200, name: 'public', owner: 'pg_database_owner' },
@@ -28,7 +28,7 @@ export function fullPage(schema: string, from: number): RouteReply<typeof pgMeta
   };
 }
 
-export const tablesReply: RouteReply<typeof pgMetaRoutes.listTables> = [
+export const tablesReply: RouteReply<typeof tableEditorRoutes.listTables> = [
   {
     id: 16385,
     schema: 'public',
@@ -41,6 +41,8 @@ export const tablesReply: RouteReply<typeof pgMetaRoutes.listTables> = [
     live_rows_estimate: 1234,
     dead_rows_estimate: 3,
     comment: 'ISO 3166 countries',
+    primary_keys: [{ schema: 'public', table_name: 'countries', name: 'id', table_id: 16385 }],
+    relationships: [],
   },
   {
     id: 16392,
@@ -54,5 +56,7 @@ export const tablesReply: RouteReply<typeof pgMetaRoutes.listTables> = [
     live_rows_estimate: 0,
     dead_rows_estimate: 0,
     comment: null,
+    primary_keys: [],
+    relationships: [],
   },
 ];

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { checkRemoteModule, pgMetaRoutes } from '@dash/contracts';
+import { checkRemoteModule, pgMetaRoutes, tableEditorRoutes } from '@dash/contracts';
 import tableEditorModule from '../src/module';
 import { entitiesReply, fullPage, schemasReply, tablesReply } from './fixtures';
 
@@ -26,7 +26,7 @@ describe('mfe_table_editor contract', () => {
   it('uses fixtures that match the schema and table list reply schemas', () => {
     expect(ajv.compile(pgMetaRoutes.listSchemas.response)(schemasReply)).toBe(true);
     expect(ajv.compile(pgMetaRoutes.listSchemas.response)([{ id: '1', name: 'public' }])).toBe(false);
-    expect(ajv.compile(pgMetaRoutes.listTables.response)(tablesReply)).toBe(true);
+    expect(ajv.compile(tableEditorRoutes.listTables.response)(tablesReply)).toBe(true);
   });
 
   it('sends entity list queries the route accepts', () => {

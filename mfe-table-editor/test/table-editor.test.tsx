@@ -163,50 +163,43 @@ describe('table editor: permissions', () => {
     expect(screen.getByRole('tooltip').textContent).toBe(Messages.needPermissionsCreateTables);
   });
 
-  it('lets members who may write press New table, which says where creation stands without creating anything', async () => {
-    const fetchMock = mockFetch(answers('owner'));
-    renderArea(TableEditorRoutes, { mount: 'editor', url });
-    await screen.findByText('countries');
-
-    const button = screen.getByRole('button', { name: 'New table' }) as HTMLButtonElement;
-    expect(button.disabled).toBe(false);
-    await userEvent.click(button);
-    expect(await screen.findByText('Table creation arrives with the table editor')).toBeTruthy();
-    expect(fetchMock.calls.every((c) => c.method === 'GET')).toBe(true);
-  });
-});
-
-describe('table editor: selected table', () => {
-  it('shows the table header and the metadata from the table list', async () => {
-    const fetchMock = mockFetch(answers('owner'));
+  it('opens the selected table in the grid, with its header and policies link', async () => {
+    const fetchMock = mockFetch({
+      ...answers('owner'),
+      'GET /api/pg-meta/default/tables/16385': { body: { ...tablesReply[0], columns: [] } },
+      'POST /api/pg-meta/default/tables/16385/rows/select': { body: { rows: [], truncated: [] } },
+      'POST /api/pg-meta/default/tables/16385/rows/count': { body: { count: 0, estimate: false } },
+    });
     renderArea(TableEditorRoutes, { mount: 'editor', url: `${url}/16385` });
 
     const details = await screen.findByRole('article', { name: 'countries details' });
     expect(within(details).getByRole('heading', { level: 1 }).textContent).toBe('countries');
     expect(details.textContent).toContain('public');
     expect(details.textContent).toContain('Table');
-    const overview = within(details).getByLabelText('Table details');
-    expect(overview.textContent).toContain('Enabled');
-    expect(overview.textContent).toContain('1,234');
-    expect(overview.textContent).toContain('72 kB');
+    expect(details.textContent).toContain('RLS enabled');
     expect(details.textContent).toContain('ISO 3166 countries');
     expect(within(details).getByRole('link', { name: 'View policies' }).getAttribute('href')).toBe(
       '/project/default/auth/policies?schema=public&search=16385',
     );
-
-    const tablesCall = fetchMock.calls.find((c) => new URL(c.url).pathname.endsWith('/tables'));
-    expect(new URL(tablesCall!.url).searchParams.get('included_schemas')).toBe('public');
+    expect(await within(details).findByText(Messages.tableEmpty)).toBeTruthy();
+    expect(fetchMock.calls.some((c) => new URL(c.url).pathname === '/api/pg-meta/default/tables/16385')).toBe(true);
     const active = screen.getByRole('link', { name: /countries/, current: 'page' });
     expect(active.getAttribute('href')).toBe('/project/default/editor/16385');
   });
 
-  it('shows a view from the entity list without table-only metadata', async () => {
-    mockFetch(answers('owner'));
+  it('opens a view of the entity list read-only, without the policies link', async () => {
+    mockFetch({
+      ...answers('owner'),
+      'GET /api/pg-meta/default/columns': { body: [] },
+      'POST /api/pg-meta/default/tables/16400/rows/select': { body: { rows: [], truncated: [] } },
+      'POST /api/pg-meta/default/tables/16400/rows/count': { body: { count: 0, estimate: false } },
+    });
     renderArea(TableEditorRoutes, { mount: 'editor', url: `${url}/16400` });
     const details = await screen.findByRole('article', { name: 'active_profiles details' });
     expect(details.textContent).toContain('View');
-    expect(await within(details).findByText(/reported for tables and partitioned tables only/)).toBeTruthy();
+    expect(details.textContent).toContain('Read-only');
     expect(within(details).queryByRole('link', { name: 'View policies' })).toBeNull();
+    expect(within(details).queryByRole('button', { name: 'Insert' })).toBeNull();
   });
 
   it('sends paths it does not serve to the table list', async () => {

@@ -1,9 +1,11 @@
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
-import { Link } from 'react-router-dom';
-import { Button, EmptyState, ErrorPanel, Spinner, errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button, EmptyState, ErrorPanel, Spinner, errorMessage, usePermission, useProjectRef } from '@dash/shell-sdk';
 import { Messages, Permission, type Entity, type EntitySort } from '@dash/contracts';
 import { useEditorEntitiesInfiniteQuery } from '../api/entities';
 import { useEditorSchemasQuery } from '../api/schemas';
+import { CsvImportDialog } from '../csv/CsvImportDialog';
+import { TableEditor } from '../forms/TableEditor';
 import { ENTITY_TYPE_INFO, hasPolicies } from '../entity-types';
 import { editorPaths } from '../paths';
 import { useDebouncedValue, useEntitySortPreference } from '../preferences';
@@ -24,23 +26,43 @@ function EntityIcon({ entity }: { entity: Entity }) {
   );
 }
 
-function NewTableButton() {
+/** 'New table': the table form, or a CSV import into a new table; either opens the new table after. */
+function NewTableButton({ schema }: { schema: string }) {
+  const ref = useProjectRef();
+  const navigate = useNavigate();
   const { can } = usePermission(Permission.TenantSqlAdminWrite);
-  const toast = useToast();
+  const [panel, setPanel] = useState<'table' | 'csv' | null>(null);
   return (
-    <Button
-      size="sm"
-      className="te-new-table"
-      disabledReason={can ? undefined : Messages.needPermissionsCreateTables}
-      icon={<span aria-hidden>+</span>}
-      onClick={() =>
-        toast('info', 'Table creation arrives with the table editor', {
-          description: 'Until then, a CREATE TABLE statement in the SQL editor creates one.',
-        })
-      }
-    >
-      New table
-    </Button>
+    <>
+      <Button
+        size="sm"
+        className="te-new-table"
+        disabledReason={can ? undefined : Messages.needPermissionsCreateTables}
+        icon={<span aria-hidden>+</span>}
+        onClick={() => setPanel('table')}
+      >
+        New table
+      </Button>
+      {panel === 'table' && (
+        <TableEditor
+          schema={schema}
+          onImportCsv={() => setPanel('csv')}
+          onClose={(saved) => {
+            setPanel(null);
+            if (saved) navigate(editorPaths.table(ref, saved.id, saved.schema));
+          }}
+        />
+      )}
+      {panel === 'csv' && (
+        <CsvImportDialog
+          schema={schema}
+          onClose={(imported) => {
+            setPanel(null);
+            if (imported) navigate(editorPaths.table(ref, imported.table_id, schema));
+          }}
+        />
+      )}
+    </>
   );
 }
 
@@ -155,7 +177,7 @@ export function EntitySidebar({ schema, selectedId, onSchemaChange, onEntities }
             </option>
           ))}
         </select>
-        <NewTableButton />
+        <NewTableButton schema={schema} />
         <input
           type="search"
           className="dash-input te-search"

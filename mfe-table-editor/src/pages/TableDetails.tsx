@@ -1,125 +1,69 @@
-import type { ReactNode } from 'react';
 import { Link, useOutletContext, useParams } from 'react-router-dom';
-import { Badge, EmptyState, ErrorPanel, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
-import type { EntityType, PgTable } from '@dash/contracts';
-import { useEditorTablesQuery } from '../api/tables';
-import { ENTITY_TYPE_INFO, hasPolicies } from '../entity-types';
+import { EmptyState, ErrorPanel, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { useEditorTableQuery } from '../api/tables';
+import { useEditorColumnsQuery } from '../api/columns';
+import { GridPage } from '../grid/GridPage';
 import { editorPaths } from '../paths';
 import type { EditorOutletContext } from './TableEditorLayout';
 
-function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
+function NotFound({ tableId, schema }: { tableId: string; schema: string }) {
+  const ref = useProjectRef();
   return (
-    <div className="te-stat">
-      <dt className="te-stat__label">{label}</dt>
-      <dd className="te-stat__value" title={hint}>
-        {value}
-      </dd>
+    <div className="te-placeholder">
+      <EmptyState
+        title="Table not found"
+        description={<>No table or view with id {tableId} exists in the {schema} schema. It may have been dropped or renamed.</>}
+        action={
+          <Link className="dash-btn dash-btn--default dash-btn--md" to={editorPaths.index(ref, schema)}>
+            Back to the table list
+          </Link>
+        }
+      />
     </div>
   );
 }
 
-function TableMetadata({ table }: { table: PgTable }) {
-  return (
-    <dl className="te-stats" aria-label="Table details">
-      <Stat
-        label="Row-level security"
-        value={
-          <Badge tone={table.rls_enabled ? 'success' : 'warning'}>
-            {table.rls_enabled ? (table.rls_forced ? 'Enabled (forced)' : 'Enabled') : 'Disabled'}
-          </Badge>
-        }
-      />
-      <Stat label="Estimated rows" value={table.live_rows_estimate.toLocaleString('en-US')} hint="From the statistics collector; refreshed by ANALYZE and autovacuum." />
-      <Stat label="Dead rows (estimate)" value={table.dead_rows_estimate.toLocaleString('en-US')} />
-      <Stat label="Size on disk" value={table.size} hint={`${table.bytes.toLocaleString('en-US')} bytes, with indexes and TOAST`} />
-      <Stat label="Replica identity" value={<span className="mono">{table.replica_identity}</span>} />
-    </dl>
-  );
-}
+const isNotFound = (error: unknown) => typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 404;
 
-/** The selected entity: its header and the metadata the catalog gives about it. */
+/**
+ * /project/{ref}/editor/{tableId}: the grid of the selected table. Tables (and partitioned tables)
+ * come with their keys and relationships and can be edited; views, materialized views and foreign
+ * tables are shown read-only from their columns.
+ */
 export function TableDetails() {
   const ref = useProjectRef();
   const { tableId = '' } = useParams();
   const { schema, entities } = useOutletContext<EditorOutletContext>();
   const id = /^\d+$/.test(tableId) ? Number(tableId) : NaN;
-  const tables = useEditorTablesQuery({ ref, schema }, { skip: Number.isNaN(id) });
-
   const entity = entities.find((e) => e.id === id);
-  const table = tables.data?.find((t) => t.id === id);
+  // Until the entity list says otherwise, an id is taken to be a table's.
+  const isTable = !entity || entity.type === 'table' || entity.type === 'partitioned_table';
 
-  if (!entity && !table) {
-    if (tables.isLoading) return <Spinner label="Loading table" />;
-    if (tables.error) {
-      return <ErrorPanel title="Failed to retrieve table details" message={errorMessage(tables.error)} onRetry={() => tables.refetch()} />;
-    }
-    return (
-      <div className="te-placeholder">
-        <EmptyState
-          title="Table not found"
-          description={<>No table or view with id {tableId} exists in the {schema} schema. It may have been dropped or renamed.</>}
-          action={
-            <Link className="dash-btn dash-btn--default dash-btn--md" to={editorPaths.index(ref, schema)}>
-              Back to the table list
-            </Link>
-          }
+  const table = useEditorTableQuery({ ref, id }, { skip: Number.isNaN(id) || !isTable });
+  const relationColumns = useEditorColumnsQuery({ ref, tableId: id }, { skip: Number.isNaN(id) || isTable });
+
+  if (Number.isNaN(id)) return <NotFound tableId={tableId} schema={schema} />;
+
+  if (isTable) {
+    if (table.data) {
+      const t = table.data;
+      return (
+        <GridPage
+          key={t.id}
+          relation={{ id: t.id, schema: t.schema, name: t.name, type: entity?.type ?? 'table', comment: t.comment }}
+          table={t}
+          columns={t.columns ?? []}
         />
-      </div>
-    );
+      );
+    }
+    if (table.isLoading) return <Spinner label="Loading table" />;
+    if (isNotFound(table.error)) return <NotFound tableId={tableId} schema={schema} />;
+    return <ErrorPanel title="Failed to retrieve table details" message={errorMessage(table.error)} onRetry={() => table.refetch()} />;
   }
 
-  const name = entity?.name ?? table!.name;
-  const type: EntityType = entity?.type ?? 'table';
-  const comment = entity?.comment ?? table?.comment ?? null;
-
-  return (
-    <article className="te-details" aria-label={`${name} details`}>
-      <header className="te-details__header">
-        <div className="te-details__heading">
-          <span className={`te-entity__icon te-entity__icon--${type} te-details__icon`} aria-hidden>
-            {ENTITY_TYPE_INFO[type].abbrev}
-          </span>
-          <div>
-            <h1 className="te-details__title">{name}</h1>
-            <p className="te-details__meta">
-              <Badge>{schema}</Badge>
-              <span className="te-details__type">{ENTITY_TYPE_INFO[type].label}</span>
-              <span className="te-details__id mono">id {id}</span>
-            </p>
-          </div>
-        </div>
-        {hasPolicies(type) && (
-          <Link className="dash-btn dash-btn--default dash-btn--md" to={editorPaths.policies(ref, schema, id)}>
-            View policies
-          </Link>
-        )}
-      </header>
-
-      <section className="dash-card te-section">
-        <div className="dash-card__header">
-          <h2 className="te-section__title">Description</h2>
-        </div>
-        <div className="dash-card__body">
-          {comment ? <p className="te-comment">{comment}</p> : <p className="te-muted">No comment on this {ENTITY_TYPE_INFO[type].label.toLowerCase()}.</p>}
-        </div>
-      </section>
-
-      <section className="dash-card te-section">
-        <div className="dash-card__header">
-          <h2 className="te-section__title">Overview</h2>
-        </div>
-        <div className="dash-card__body">
-          {table ? (
-            <TableMetadata table={table} />
-          ) : tables.isLoading ? (
-            <Spinner label="Loading table details" />
-          ) : tables.error ? (
-            <p className="te-muted">Table details could not be loaded: {errorMessage(tables.error)}</p>
-          ) : (
-            <p className="te-muted">Size, row estimates and row-level security are reported for tables and partitioned tables only.</p>
-          )}
-        </div>
-      </section>
-    </article>
-  );
+  if (relationColumns.data) {
+    return <GridPage key={entity.id} relation={entity} columns={relationColumns.data} />;
+  }
+  if (relationColumns.isLoading) return <Spinner label="Loading columns" />;
+  return <ErrorPanel title="Failed to retrieve columns" message={errorMessage(relationColumns.error)} onRetry={() => relationColumns.refetch()} />;
 }

@@ -1,10 +1,16 @@
 import { SQL_EDITOR_MAX_ROWS, SQL_EDITOR_STATEMENT_TIMEOUT_MS } from '@dash/contracts';
 import { createServiceApp, ProjectPools, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { registerColumnRoutes } from './routes/columns';
+import { registerCsvRoutes } from './routes/csv';
 import { registerEntityRoutes } from './routes/entities';
 import { registerPolicyRoutes } from './routes/policies';
 import { registerQueryRoutes } from './routes/query';
+import { registerRoleRoutes } from './routes/roles';
+import { registerRoleWriteRoutes } from './routes/roles-write';
+import { registerRowRoutes } from './routes/rows';
 import { registerSchemaRoutes } from './routes/schemas';
 import { registerTableRoutes } from './routes/tables';
+import { registerViewRoutes } from './routes/views';
 
 export interface PgMetaOptions {
   /** Secret that signs identities (DASH_INTERNAL_SECRET). */
@@ -41,9 +47,15 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
   const app = createServiceApp({ name: 'pg-meta', secret: options.secret, logger: options.logger });
   registerSchemaRoutes(app, ctx);
   registerTableRoutes(app, ctx);
+  registerColumnRoutes(app, ctx);
+  registerViewRoutes(app, ctx);
+  registerRoleRoutes(app, ctx);
+  registerRoleWriteRoutes(app, ctx);
   registerPolicyRoutes(app, ctx);
   registerEntityRoutes(app, ctx);
   registerQueryRoutes(app, ctx);
+  registerRowRoutes(app, ctx);
+  registerCsvRoutes(app, ctx);
   if (owned) app.addHook('onClose', async () => ctx.pools.closeAll());
   return app;
 }

@@ -116,7 +116,20 @@ describe('GET /:ref/tables', () => {
     });
     expect(items.size).toMatch(/\d+ (bytes|kB|MB)/);
     expect(items.dead_rows_estimate).toBeGreaterThanOrEqual(0);
-    expect(body[1]).toMatchObject({ rls_enabled: false, rls_forced: false, replica_identity: 'DEFAULT', comment: null });
+    expect(items.primary_keys).toEqual([{ schema: 'app', table_name: 'items', name: 'id', table_id: items.id }]);
+    expect(items.relationships).toEqual([]);
+    expect(items.columns!.map((c) => [c.id, c.name, c.format, c.is_nullable])).toEqual([
+      [`${items.id}.1`, 'id', 'int4', false],
+      [`${items.id}.2`, 'name', 'text', true],
+    ]);
+    expect(body[1]).toMatchObject({ rls_enabled: false, rls_forced: false, replica_identity: 'DEFAULT', comment: null, primary_keys: [] });
+  });
+
+  it('leaves the columns out when include_columns is false', async () => {
+    const { body } = await get<PgTable[]>('/default/tables?included_schemas=app&include_columns=false');
+    expect(body.map((t) => t.name)).toEqual(['items', 'plain']);
+    expect(body.every((t) => !('columns' in t))).toBe(true);
+    expect(body[0]!.primary_keys).toHaveLength(1);
   });
 
   it('reports the live rows estimate from the statistics', async () => {
@@ -272,18 +285,30 @@ describe('GET /:ref/entities', () => {
 
 describe('access', () => {
   it('lets a read-only member list the catalog', async () => {
-    for (const url of ['/default/schemas', '/default/tables', '/default/policies', '/default/entities?schema=public']) {
+    for (const url of [
+      '/default/schemas',
+      '/default/tables',
+      '/default/policies',
+      '/default/entities?schema=public',
+      '/default/columns',
+      '/default/views',
+      '/default/materialized-views',
+      '/default/foreign-tables',
+      '/default/roles',
+    ]) {
       const res = await p.app.inject({ method: 'GET', url, headers: as('read_only') });
       expect(res.statusCode).toBe(200);
     }
   });
 
   it('answers 404 to a non-member and 401 without identity', async () => {
-    const outsider = await p.app.inject({ method: 'GET', url: '/default/tables', headers: userHeaders({ other: 'owner' }) });
-    expect(outsider.statusCode).toBe(404);
-    expect(outsider.json().message).toBe('Project not found');
-    const anonymous = await p.app.inject({ method: 'GET', url: '/default/tables' });
-    expect(anonymous.statusCode).toBe(401);
+    for (const url of ['/default/tables', '/default/columns', '/default/views', '/default/roles', '/default/tables/1', '/default/tables/1/definition']) {
+      const outsider = await p.app.inject({ method: 'GET', url, headers: userHeaders({ other: 'owner' }) });
+      expect(outsider.statusCode).toBe(404);
+      expect(outsider.json().message).toBe('Project not found');
+      const anonymous = await p.app.inject({ method: 'GET', url });
+      expect(anonymous.statusCode).toBe(401);
+    }
   });
 
   it('answers 503 when the project database cannot be reached', async () => {

@@ -43,3 +43,10 @@ describe('statementHeads', () => {
   });
 });
 
+
+describe('long dollar-quote tags', () => {
+  it('hides semicolons inside a body whose tag is longer than 128 characters', () => {
+    const tag = `$${'t'.repeat(200)}$`;
+    expect(statementHeads(`select ${tag}; drop table x; ${tag}; vacuum`).map((h) => h.words)).toEqual([['SELECT'], ['VACUUM']]);
+  });
+});

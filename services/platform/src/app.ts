@@ -1,6 +1,7 @@
 import { createServiceApp, type ServiceApp } from '@dash/service-kit';
 import { createPlatformContext, type PlatformConfig, type PlatformContext } from './context';
 import { authRoutes } from './routes/auth';
+import { authConfigRoutes } from './routes/auth-config';
 import { organizationRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
 import { registryRoutes } from './routes/registry';
@@ -28,5 +29,6 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   await app.register(projectRoutes, { ctx });
   await app.register(organizationRoutes, { ctx });
   await app.register(registryRoutes, { ctx });
+  await app.register(authConfigRoutes, { ctx });
   return app as PlatformApp;
 }

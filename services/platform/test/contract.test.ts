@@ -32,6 +32,7 @@ describe('platform contract', () => {
   it('answers every route with a reply that matches its response schema', async () => {
     const user = userHeaders({}, userId, 'member@example.com');
     const service = serviceHeaders();
+    const member = userHeaders({ 'contract-project': 'developer' }, userId, 'member@example.com');
     const signedIn = await platform.app.inject({
       method: 'POST',
       url: '/auth/sign-in',
@@ -61,6 +62,8 @@ describe('platform contract', () => {
       registry: { url: '/internal/registry', headers: service },
       listRemoteVersions: { url: '/internal/registry/versions', headers: service },
       rollbackRemote: { url: '/internal/registry/rollback', payload: { name: 'mfe_logs' }, headers: service },
+      getAuthConfig: { url: '/projects/contract-project/config/auth', headers: member },
+      updateAuthConfig: { url: '/projects/contract-project/config/auth', payload: { external_anonymous_users_enabled: true }, headers: member },
       signOut: { url: '/auth/sign-out', cookies: { dash_session: token } },
     };
     // Rollback needs an earlier version.

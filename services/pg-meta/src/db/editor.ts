@@ -1,10 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { badRequest, HttpError } from '@dash/service-kit';
+import { badRequest, isConnectionFailure, projectDbError } from '@dash/service-kit';
 import { Messages, type QueryResult } from '@dash/contracts';
 import { isEmptySql } from '../sql/statements';
 import { typeNamesQuery } from '../sql/types';
-import { DATABASE_UNAVAILABLE, isConnectionFailure, isStatementError } from './project-db';
 import { editorTypes, toJsonRow } from './values';
 
 export interface EditorRunOptions {
@@ -46,14 +45,6 @@ function runSimple(client: pg.PoolClient, text: string, maxRows: number): Promis
     query.on('error', reject);
     client.query(query);
   });
-}
-
-/** Maps an error of the user's SQL to a 400 carrying the SQLSTATE; connection failures are a 503. */
-function toHttpError(error: unknown): unknown {
-  if (error instanceof HttpError) return error;
-  if (isStatementError(error)) return badRequest(error.message, error.code);
-  if (isConnectionFailure(error)) return new HttpError(503, DATABASE_UNAVAILABLE);
-  return error;
 }
 
 async function columnTypes(client: pg.PoolClient, oids: number[]): Promise<Map<number, string>> {
@@ -113,7 +104,7 @@ export async function runEditorQuery(client: pg.PoolClient, text: string, option
   } catch (error) {
     if (isConnectionFailure(error)) destroy = error as Error;
     else if (inTransaction) await client.query('rollback').catch((e: Error) => (destroy = e));
-    throw toHttpError(error);
+    throw projectDbError(error);
   } finally {
     if (!destroy && !reset) await client.query('discard all').catch((e: Error) => (destroy = e));
     client.release(destroy);

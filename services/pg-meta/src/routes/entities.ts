@@ -1,13 +1,12 @@
 import { ENTITY_PAGE_SIZE, pgMetaRoutes, type Entity } from '@dash/contracts';
-import { addRoute, type ServiceApp } from '@dash/service-kit';
-import { catalogQuery } from '../db/project-db';
+import { addRoute, type ServiceApp, projectQuery } from '@dash/service-kit';
 import { listEntitiesQuery } from '../sql/entities';
 import type { PgMetaContext } from '../app';
 
 export function registerEntityRoutes(app: ServiceApp, ctx: PgMetaContext): void {
   addRoute(app, pgMetaRoutes.listEntities, async ({ params, query }) => {
     const limit = query.limit ?? ENTITY_PAGE_SIZE;
-    const rows = await catalogQuery<Entity>(
+    const rows = await projectQuery<Entity>(
       ctx.pools,
       params.ref,
       listEntitiesQuery({ schema: query.schema, search: query.search, sort: query.sort, limit, offset: query.offset ?? 0 }),

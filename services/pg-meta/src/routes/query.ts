@@ -1,7 +1,6 @@
 import { pgMetaRoutes } from '@dash/contracts';
-import { addRoute, type ServiceApp } from '@dash/service-kit';
+import { addRoute, type ServiceApp, connectProject } from '@dash/service-kit';
 import { checkEditorText, runEditorQuery } from '../db/editor';
-import { connectProject } from '../db/project-db';
 import type { PgMetaContext } from '../app';
 
 /** The SQL editor: the one route that runs the caller's SQL as written, within limits. */

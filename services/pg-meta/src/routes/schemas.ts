@@ -1,11 +1,43 @@
-import { pgMetaRoutes, type PgSchema } from '@dash/contracts';
-import { addRoute, type ServiceApp } from '@dash/service-kit';
-import { catalogQuery } from '../db/project-db';
-import { listSchemasQuery } from '../sql/schemas';
+import { Messages, pgMetaRoutes, policiesRoutes, type PgSchema } from '@dash/contracts';
+import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
+import { createSchemaStatement, dropSchemaStatement, findSchemaQuery, listSchemasQuery, updateSchemaStatements } from '../sql/schemas';
 import type { PgMetaContext } from '../app';
+
+async function schemaById(tx: DdlTransaction, id: number): Promise<PgSchema> {
+  const [schema] = await tx.query<PgSchema>(findSchemaQuery({ id }));
+  if (!schema) throw notFound(Messages.schemaNotFound(id));
+  return schema;
+}
 
 export function registerSchemaRoutes(app: ServiceApp, ctx: PgMetaContext): void {
   addRoute(app, pgMetaRoutes.listSchemas, async ({ params, query }) =>
-    catalogQuery<PgSchema>(ctx.pools, params.ref, listSchemasQuery({ includeSystemSchemas: query.include_system_schemas })),
+    projectQuery<PgSchema>(ctx.pools, params.ref, listSchemasQuery({ includeSystemSchemas: query.include_system_schemas })),
+  );
+
+  addRoute(app, policiesRoutes.createSchema, async ({ params, body }) => {
+    const statement = createSchemaStatement(body);
+    return withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      await tx.run([statement]);
+      const [schema] = await tx.query<PgSchema>(findSchemaQuery({ name: body.name }));
+      return schema!;
+    });
+  });
+
+  // A schema keeps its oid when renamed, so it is read back by id.
+  addRoute(app, policiesRoutes.updateSchema, async ({ params, body }) =>
+    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      const current = await schemaById(tx, params.id);
+      await tx.run(updateSchemaStatements(current.name, body));
+      return schemaById(tx, params.id);
+    }),
+  );
+
+  addRoute(app, policiesRoutes.deleteSchema, async ({ params, query }) =>
+    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      const schema = await schemaById(tx, params.id);
+      await tx.run([dropSchemaStatement(schema.name, query.cascade === true)]);
+      return schema;
+    }),
   );
 }

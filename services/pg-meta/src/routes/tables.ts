@@ -1,11 +1,71 @@
-import { pgMetaRoutes, type PgTable } from '@dash/contracts';
-import { addRoute, type ServiceApp } from '@dash/service-kit';
-import { catalogQuery } from '../db/project-db';
-import { listTablesQuery } from '../sql/tables';
+import { type PgTable, tableEditorRoutes } from '@dash/contracts';
+import { addRoute, notFound, type ServiceApp, projectQuery } from '@dash/service-kit';
+import { poolRunner, readTables, type CatalogRunner } from '../db/catalog';
+import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
+import { relationDefinitionQuery } from '../sql/catalog/definition';
+import { tableIdQuery, tableNameQuery } from '../sql/catalog/ddl-state';
+import { MAX_OID } from '../sql/catalog/relations';
+import { relationDefinitionSql, type RelationDefinition } from '../sql/ddl/definition';
+import { DdlMessages, type QualifiedName } from '../sql/ddl/names';
+import { createTableStatements, dropTableSql, updateTableStatements } from '../sql/ddl/tables';
 import type { PgMetaContext } from '../app';
 
+/** `GET /tables/:id` and the replies of writes: one table by id, in any schema; 404 when there is none. */
+async function readTable(run: CatalogRunner, id: number): Promise<PgTable> {
+  assertTableId(id);
+  const [table] = await readTables(run, { ids: [id], include_system_schemas: true });
+  if (!table) throw notFound(DdlMessages.tableNotFound(id));
+  return table;
+}
+
+/** A table id that cannot be an oid names no table. */
+export function assertTableId(id: number): void {
+  if (id > MAX_OID) throw notFound(DdlMessages.tableNotFound(id));
+}
+
+/** Schema and name of an ordinary or partitioned table; 404 when there is none. */
+export async function readTableName(tx: DdlTransaction, id: number): Promise<QualifiedName> {
+  assertTableId(id);
+  const [table] = await tx.query<QualifiedName>(tableNameQuery(id));
+  if (!table) throw notFound(DdlMessages.tableNotFound(id));
+  return table;
+}
+
 export function registerTableRoutes(app: ServiceApp, ctx: PgMetaContext): void {
-  addRoute(app, pgMetaRoutes.listTables, async ({ params, query }) =>
-    catalogQuery<PgTable>(ctx.pools, params.ref, listTablesQuery(query)),
+  addRoute(app, tableEditorRoutes.listTables, async ({ params, query }) => readTables(poolRunner(ctx.pools, params.ref), query));
+
+  addRoute(app, tableEditorRoutes.getTable, async ({ params }) => readTable(poolRunner(ctx.pools, params.ref), params.id));
+
+  addRoute(app, tableEditorRoutes.tableDefinition, async ({ params }) => {
+    assertTableId(params.id);
+    const [relation] = await projectQuery<RelationDefinition>(ctx.pools, params.ref, relationDefinitionQuery(params.id));
+    if (!relation) throw notFound(DdlMessages.tableNotFound(params.id));
+    return { sql: relationDefinitionSql(relation) };
+  });
+
+  addRoute(app, tableEditorRoutes.createTable, async ({ params, body }) => {
+    // Built before connecting: a payload the builders refuse never opens a transaction.
+    const statements = createTableStatements(body);
+    return withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      await tx.run(statements);
+      const [created] = await tx.query<{ id: number }>(tableIdQuery(body.schema, body.name));
+      return readTable(tx.query, created!.id);
+    });
+  });
+
+  addRoute(app, tableEditorRoutes.updateTable, async ({ params, body }) =>
+    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      await tx.run(updateTableStatements(await readTableName(tx, params.id), body));
+      return readTable(tx.query, params.id);
+    }),
+  );
+
+  addRoute(app, tableEditorRoutes.deleteTable, async ({ params, query }) =>
+    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      const name = await readTableName(tx, params.id);
+      const table = await readTable(tx.query, params.id);
+      await tx.run([dropTableSql(name, query.cascade === true)]);
+      return table;
+    }),
   );
 }

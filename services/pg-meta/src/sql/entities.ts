@@ -1,6 +1,6 @@
 import type { EntitySort } from '@dash/contracts';
 import { containsPattern } from './filters';
-import type { SqlQuery } from './query';
+import { type SqlQuery } from '@dash/service-kit';
 
 export interface ListEntitiesInput {
   schema: string;

@@ -1,3 +1,5 @@
+import { closingQuote, dollarQuoteTagAt } from './lexer';
+
 /**
  * A small lexical scan of SQL text, enough to find where statements start and which keywords they
  * start with. It understands what can hide a `;` or a keyword: '...' and E'...' strings, "quoted
@@ -27,6 +29,11 @@ export function statementHeads(sql: string): StatementHead[] {
     current = null;
   };
   const n = sql.length;
+  // An unclosed quote runs to the end of the text.
+  const skipQuoted = (start: number, quote: string, backslashEscapes: boolean) => {
+    const past = closingQuote(sql, start, quote, backslashEscapes);
+    return past < 0 ? n : past;
+  };
   let i = 0;
   while (i < n) {
     const c = sql[i]!;
@@ -62,18 +69,18 @@ export function statementHeads(sql: string): StatementHead[] {
     const head = touch();
     if (!isWordStart(c)) head.closed = true;
     if (c === "'") {
-      i = skipQuoted(sql, i, "'", false);
+      i = skipQuoted(i, "'", false);
       continue;
     }
     if (c === '"') {
-      i = skipQuoted(sql, i, '"', false);
+      i = skipQuoted(i, '"', false);
       continue;
     }
     if (c === '$') {
-      const tag = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(sql.slice(i, i + 128));
+      const tag = dollarQuoteTagAt(sql, i);
       if (tag) {
-        const close = sql.indexOf(tag[0], i + tag[0].length);
-        i = close === -1 ? n : close + tag[0].length;
+        const close = sql.indexOf(tag, i + tag.length);
+        i = close === -1 ? n : close + tag.length;
         continue;
       }
       i++;
@@ -86,7 +93,7 @@ export function statementHeads(sql: string): StatementHead[] {
       // E'...' (and e'...') strings take backslash escapes.
       if ((word === 'E' || word === 'e') && sql[j] === "'") {
         head.closed = true;
-        i = skipQuoted(sql, j, "'", true);
+        i = skipQuoted(j, "'", true);
         continue;
       }
       if (!head.closed && head.words.length < 2) head.words.push(word.toUpperCase());
@@ -97,26 +104,6 @@ export function statementHeads(sql: string): StatementHead[] {
   }
   end();
   return heads;
-}
-
-function skipQuoted(sql: string, start: number, quote: string, backslashEscapes: boolean): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    const c = sql[i]!;
-    if (backslashEscapes && c === '\\') {
-      i += 2;
-      continue;
-    }
-    if (c === quote) {
-      if (sql[i + 1] === quote) {
-        i += 2;
-        continue;
-      }
-      return i + 1;
-    }
-    i++;
-  }
-  return sql.length;
 }
 
 /** True when the text has no statement at all: blank, or only comments and semicolons. */

@@ -1,5 +1,5 @@
-import type { SqlQuery } from './query';
 
+import { type SqlQuery } from '@dash/service-kit';
 /** Names of data types by oid, for the SQL editor's result columns. */
 export function typeNamesQuery(oids: readonly number[]): SqlQuery {
   return {

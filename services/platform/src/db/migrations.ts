@@ -72,4 +72,15 @@ export const platformMigrations: Record<string, Migration> = {
         `create index remote_versions_history on platform.remote_versions (name, published_at desc, id desc)`,
       ]),
   },
+  '0003_project_auth_config': {
+    up: (db) =>
+      run(db, [
+        // One row per project once its auth configuration is first changed; no row reads as the defaults.
+        `create table platform.project_auth_config (
+          project_id integer primary key references platform.projects (id) on delete cascade,
+          external_anonymous_users_enabled boolean not null default false,
+          updated_at timestamptz not null default now()
+        )`,
+      ]),
+  },
 };

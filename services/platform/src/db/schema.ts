@@ -61,6 +61,12 @@ export interface RemoteVersionsTable {
   active: Generated<boolean>;
 }
 
+export interface ProjectAuthConfigTable {
+  project_id: number;
+  external_anonymous_users_enabled: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -68,6 +74,7 @@ export interface Database {
   members: MembersTable;
   projects: ProjectsTable;
   remote_versions: RemoteVersionsTable;
+  project_auth_config: ProjectAuthConfigTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

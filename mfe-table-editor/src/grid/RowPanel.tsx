@@ -1,0 +1,155 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@dash/shell-sdk';
+import { SidePanel } from '../forms/SidePanel';
+import type { PgColumn, RowValues } from '@dash/contracts';
+import { columnKind, editText, parseCellInput, sameValue, toWriteValue, typeHint, type ColumnAccess, type ColumnKind } from './cells';
+
+/** `null` is an explicit NULL (from a select); '' is an empty field. */
+type FieldInput = string | null;
+const NULL_OPTION = '\u0000null';
+
+function Field({ column, kind, input, error, mode, readOnly, readOnlyReason, onChange }: {
+  column: PgColumn;
+  kind: ColumnKind;
+  input: FieldInput;
+  error?: string;
+  mode: 'insert' | 'edit';
+  readOnly: boolean;
+  readOnlyReason?: string;
+  onChange: (input: FieldInput) => void;
+}) {
+  const id = useId();
+  const hint = typeHint(column);
+  const placeholder =
+    mode !== 'insert' ? (column.is_nullable ? 'NULL' : '')
+    : column.is_identity ? 'Automatically generated as identity'
+    : column.default_value ? `Default: ${column.default_value}`
+    : column.is_nullable ? 'NULL' : '';
+  const common = { id, disabled: readOnly, 'aria-invalid': Boolean(error) || undefined, 'aria-describedby': `${id}-help` };
+  let control;
+  if (kind === 'boolean' || kind === 'enum') {
+    const options = kind === 'boolean' ? ['true', 'false'] : column.enums;
+    control = (
+      <select {...common} className="dash-select" value={input === null ? NULL_OPTION : input} onChange={(e) => onChange(e.target.value === NULL_OPTION ? null : e.target.value)}>
+        {mode === 'insert' && <option value="">{column.default_value ? `Default: ${column.default_value}` : 'Default'}</option>}
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+        {(column.is_nullable || input === null) && <option value={NULL_OPTION}>NULL</option>}
+      </select>
+    );
+  } else if (kind === 'json' || kind === 'array') {
+    control = <textarea {...common} className="dash-textarea mono te-row-panel__textarea" placeholder={placeholder} value={input ?? ''} onChange={(e) => onChange(e.target.value)} />;
+  } else {
+    control = <input {...common} className="dash-input" placeholder={placeholder} value={input ?? ''} onChange={(e) => onChange(e.target.value)} />;
+  }
+  return (
+    <div className="dash-field te-row-panel__field">
+      <label htmlFor={id}>
+        <span className="te-row-panel__name">{column.name}</span> <span className="te-row-panel__format mono">{column.format}</span>
+      </label>
+      {control}
+      <span id={`${id}-help`} className={error ? 'dash-field__error' : 'dash-field__hint'}>
+        {error ?? readOnlyReason ?? hint ?? column.comment ?? ''}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * The row side panel: one field per column. Inserting leaves empty fields to their default; editing
+ * sends only the changed fields, matched by primary key, and an emptied field becomes NULL.
+ */
+export function RowPanel({ mode, tableName, columns, row, access, primaryKeys, onSubmit, onClose }: {
+  mode: 'insert' | 'edit';
+  tableName: string;
+  columns: readonly PgColumn[];
+  /** The row being edited. */
+  row?: RowValues;
+  access: (column: PgColumn) => ColumnAccess;
+  primaryKeys: readonly string[];
+  onSubmit: (values: RowValues) => Promise<boolean>;
+  onClose: () => void;
+}) {
+  const [inputs, setInputs] = useState<Record<string, FieldInput>>(() =>
+    Object.fromEntries(columns.map((c) => [c.name, mode === 'edit' ? editText(row?.[c.name], columnKind(c)) : ''])),
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const title = mode === 'insert' ? `Insert a new row into ${tableName}` : `Update row from ${tableName}`;
+
+  const readOnly = (column: PgColumn) => {
+    if (mode === 'insert') return column.is_generated || column.identity_generation === 'ALWAYS';
+    return !access(column).editable;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const values: RowValues = {};
+    const found: Record<string, string> = {};
+    for (const column of columns) {
+      if (readOnly(column)) continue;
+      const kind = columnKind(column);
+      const input = inputs[column.name];
+      if (mode === 'insert' && input === '') continue; // the column's default applies
+      const parsed = parseCellInput(input, kind);
+      if (!parsed.ok) {
+        found[column.name] = parsed.error;
+        continue;
+      }
+      if (mode === 'edit' && sameValue(parsed.value, toWriteValue(row?.[column.name], kind))) continue;
+      values[column.name] = parsed.value;
+    }
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    if (mode === 'edit' && Object.keys(values).length === 0) {
+      onClose();
+      return;
+    }
+    setSaving(true);
+    const saved = await onSubmit(values);
+    setSaving(false);
+    if (saved) onClose();
+  };
+
+  return (
+    <SidePanel
+      title={title}
+      description={mode === 'insert' ? 'Empty fields take their default value.' : 'Only the fields you change are saved; an emptied field becomes NULL.'}
+      onClose={onClose}
+      onSubmit={(e) => void submit(e)}
+      footer={
+        <>
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" loading={saving}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      {columns.map((column) => {
+        const ro = readOnly(column);
+        return (
+          <Field
+            key={column.name}
+            column={column}
+            kind={columnKind(column)}
+            input={inputs[column.name] ?? ''}
+            error={errors[column.name]}
+            mode={mode}
+            readOnly={ro}
+            readOnlyReason={ro ? (primaryKeys.includes(column.name) && mode === 'edit' ? 'Primary key: identifies the row' : access(column).reason ?? 'Not editable') : undefined}
+            onChange={(input) => {
+              setInputs((all) => ({ ...all, [column.name]: input }));
+              setErrors(({ [column.name]: _removed, ...rest }) => rest);
+            }}
+          />
+        );
+      })}
+    </SidePanel>
+  );
+}

@@ -1,0 +1,75 @@
+import type pg from 'pg';
+import type { ProjectPools } from '@dash/service-kit';
+import type { PgColumn, PgForeignTable, PgMaterializedView, PgRelationship, PgTable, PgView } from '@dash/contracts';
+import type { SchemaFilterInput } from '../sql/filters';
+import { listColumnsQuery } from '../sql/catalog/columns';
+import { relationIdsQuery } from '../sql/catalog/relations';
+import { relationshipsQuery, tablesByIdQuery } from '../sql/catalog/tables';
+import { viewsByIdQuery, type ViewKind } from '../sql/catalog/views';
+import { projectQuery, type SqlQuery } from '@dash/service-kit';
+
+/** Runs one catalog query: on the project's pool, or inside a write's transaction. */
+export type CatalogRunner = <T extends pg.QueryResultRow>(query: SqlQuery) => Promise<T[]>;
+
+export const poolRunner =
+  (pools: ProjectPools, ref: string): CatalogRunner =>
+  (query) =>
+    projectQuery(pools, ref, query);
+
+export interface RelationListInput extends SchemaFilterInput {
+  /** Only these relations (`GET /tables/:id` and the replies of writes). */
+  ids?: readonly number[];
+  include_columns?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+/** The columns of these relations, by relation id, in order. */
+async function columnsByRelation(run: CatalogRunner, ids: readonly number[]): Promise<Map<number, PgColumn[]>> {
+  const byRelation = new Map<number, PgColumn[]>(ids.map((id) => [id, []]));
+  // The ids went through the caller's schema filter already.
+  for (const column of await run<PgColumn>(listColumnsQuery({ table_ids: ids, include_system_schemas: true }))) {
+    byRelation.get(column.table_id)?.push(column);
+  }
+  return byRelation;
+}
+
+type RelationshipRow = PgRelationship & { source_id: number; target_id: number };
+
+/**
+ * postgres-meta's tables. First the ids of the page (schema filter and paging over pg_class alone),
+ * then, side by side, the page's tables (sizes, keys), relationships and columns by id: each query
+ * reads only what the page needs, so a schema costs the same whatever else the database holds.
+ */
+export async function readTables(run: CatalogRunner, input: RelationListInput): Promise<PgTable[]> {
+  const ids = (await run<{ id: number }>(relationIdsQuery({ kind: 'table', ...input }))).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const [tables, relationships, columns] = await Promise.all([
+    run<PgTable>(tablesByIdQuery(ids)),
+    run<RelationshipRow>(relationshipsQuery(ids)),
+    input.include_columns === false ? null : columnsByRelation(run, ids),
+  ]);
+  const byTable = new Map<number, PgRelationship[]>(ids.map((id) => [id, []]));
+  for (const { source_id, target_id, ...relationship } of relationships) {
+    byTable.get(source_id)?.push(relationship);
+    if (target_id !== source_id) byTable.get(target_id)?.push(relationship);
+  }
+  return tables.map((table) => ({
+    ...table,
+    relationships: byTable.get(table.id)!,
+    ...(columns ? { columns: columns.get(table.id)! } : {}),
+  }));
+}
+
+type ViewReply = { view: PgView; materialized_view: PgMaterializedView; foreign_table: PgForeignTable };
+
+/** Views, materialized views or foreign tables: the ids of the page, then the page and its columns. */
+export async function readViews<K extends ViewKind>(run: CatalogRunner, kind: K, input: RelationListInput): Promise<ViewReply[K][]> {
+  const ids = (await run<{ id: number }>(relationIdsQuery({ kind, ...input }))).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const [views, columns] = await Promise.all([
+    run<ViewReply[K]>(viewsByIdQuery(kind, ids)),
+    input.include_columns === false ? null : columnsByRelation(run, ids),
+  ]);
+  return columns ? views.map((view) => ({ ...view, columns: columns.get(view.id)! })) : views;
+}

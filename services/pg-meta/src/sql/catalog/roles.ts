@@ -1,0 +1,41 @@
+
+import { type SqlQuery } from '@dash/service-kit';
+export interface ListRolesInput {
+  include_default_roles?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * postgres-meta's role list. Predefined roles (every name starting with `pg_`, a reserved prefix) are
+ * left out unless asked for. The password is never read: it is always `********`.
+ */
+export function listRolesQuery(input: ListRolesInput): SqlQuery {
+  return {
+    text: `
+select
+  r.oid::int8 as id,
+  r.rolname as name,
+  r.rolsuper as "isSuperuser",
+  r.rolcreatedb as "canCreateDb",
+  r.rolcreaterole as "canCreateRole",
+  r.rolinherit as "inheritRole",
+  r.rolcanlogin as "canLogin",
+  r.rolreplication as "isReplicationRole",
+  r.rolbypassrls as "canBypassRls",
+  (select count(*) from pg_catalog.pg_stat_activity s where s.usesysid = r.oid)::int8 as "activeConnections",
+  case when r.rolconnlimit = -1 then current_setting('max_connections')::int8 else r.rolconnlimit end
+    as "connectionLimit",
+  '********' as password,
+  to_json(r.rolvaliduntil) #>> '{}' as "validUntil",
+  case when r.rolconfig is not null then (
+    select json_object_agg(split_part(setting, '=', 1), substr(setting, strpos(setting, '=') + 1))
+    from unnest(r.rolconfig) as setting
+  ) end as config
+from pg_catalog.pg_roles r
+where $1::boolean or not pg_catalog.starts_with(r.rolname, 'pg_')
+order by r.rolname
+limit $2::int8 offset $3::int8`,
+    values: [input.include_default_roles === true, input.limit ?? null, input.offset ?? 0],
+  };
+}

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+
+/** Characters that break naive quoting: quotes, backslashes, statement and comment markers, unicode. */
+const HOSTILE = ['"', "'", '\\', ';', '--', '/*', '*/', '$$', '$a$', '(', ')', ' ', '\n', '\t', 'a', 'Z', '0', '_', 'é', '表', '😀', '\u200b', '%', '.', ',', '[]', 'E\'', 'U&'];
+
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/** Cuts to at most `max` UTF-8 bytes without splitting a character. */
+function cutToBytes(s: string, max: number): string {
+  let out = '';
+  for (const ch of s) {
+    if (bytes(out + ch) > max) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** Exactly 63 bytes: the longest name Postgres keeps whole. */
+const fullLength = fc
+  .array(fc.constantFrom(...HOSTILE), { minLength: 1, maxLength: 8 })
+  .map((parts) => {
+    const cut = cutToBytes(parts.join('').repeat(63), 63);
+    return cut + 'x'.repeat(63 - bytes(cut));
+  });
+
+/** Any text without NUL: hostile fragments or arbitrary unicode. */
+export const hostileText = fc.oneof(
+  fc.array(fc.constantFrom(...HOSTILE), { minLength: 0, maxLength: 20 }).map((parts) => parts.join('')),
+  fc.string({ unit: 'binary', maxLength: 40 }).map((s) => s.replace(/\u0000/g, '')),
+);
+
+/** A name Postgres keeps exactly: 1 to 63 bytes, no NUL. */
+export const hostileName = fc
+  .oneof(hostileText, fullLength)
+  .map((s) => cutToBytes(s, 63))
+  .filter((s) => s.length > 0);
+
+/** The text of a quoted identifier as our builders write it. */
+export function unquoteIdent(sql: string): string {
+  if (!/^"(?:[^"]|"")*"$/s.test(sql)) throw new Error(`not one quoted identifier: ${sql}`);
+  return sql.slice(1, -1).replace(/""/g, '"');
+}
+
+/** The value of a string literal as our builders write it. */
+export function unquoteLiteral(sql: string): string {
+  if (!/^'(?:[^']|'')*'$/s.test(sql)) throw new Error(`not one literal: ${sql}`);
+  return sql.slice(1, -1).replace(/''/g, "'");
+}

@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import pg from 'pg';
+import type { RoleCreate, RoleUpdate } from '@dash/contracts';
+import { HttpError } from '@dash/service-kit';
+import { ident } from '../src/sql/ddl/names';
+import {
+  createRoleStatements,
+  dropRoleStatement,
+  listSettingElements,
+  roleConfigStatements,
+  SUPERUSER_NOT_GRANTABLE,
+  updateRoleStatements,
+} from '../src/sql/roles-write';
+import { hostileName, hostileText } from './ddl-arbitraries';
+import { setupProject, type Project } from './helpers';
+
+/*
+ * The role builders: exact statements for the spec's defaults, then properties on real Postgres with
+ * hostile names, passwords and setting values. Roles belong to the whole server, so every generated
+ * role lives in a transaction that is rolled back; the catalog must show exactly what was asked.
+ */
+
+const PROPERTY_TIMEOUT = 300_000;
+
+describe('role SQL (unit)', () => {
+  it('creates with the spec defaults: inherit, connection limit -1, every other flag off, never superuser', () => {
+    expect(createRoleStatements({ name: 'reader' })).toEqual([
+      'create role "reader" with nosuperuser nocreatedb nocreaterole inherit nologin noreplication nobypassrls connection limit -1',
+    ]);
+  });
+
+  it('quotes names, passwords, expiry and setting values; adds memberships and settings', () => {
+    expect(
+      createRoleStatements({
+        name: `it's "x"`,
+        password: `p'w\\"d`,
+        canLogin: true,
+        inheritRole: false,
+        connectionLimit: 5,
+        validUntil: '2030-01-01',
+        memberOf: ['a"b', 'a"b'],
+        members: ['m'],
+        admins: ['adm'],
+        config: { 'app.setting': `v'; drop role x; --` },
+      }),
+    ).toEqual([
+      `create role "it's ""x""" with nosuperuser nocreatedb nocreaterole noinherit login noreplication nobypassrls connection limit 5 ` +
+        `password 'p''w\\"d' valid until '2030-01-01' in role "a""b" role "m" admin "adm"`,
+      `alter role "it's ""x""" set "app.setting" to 'v''; drop role x; --'`,
+    ]);
+  });
+
+  it('never grants superuser', () => {
+    for (const build of [() => createRoleStatements({ name: 'x', isSuperuser: true }), () => updateRoleStatements('x', { isSuperuser: true })]) {
+      expect(build).toThrow(HttpError);
+      expect(build).toThrow(SUPERUSER_NOT_GRANTABLE);
+    }
+    expect(createRoleStatements({ name: 'x', isSuperuser: false })[0]).toContain('nosuperuser');
+  });
+
+  it('updates only what is given: rename first, then options and settings of the renamed role', () => {
+    expect(updateRoleStatements('old', { name: 'new', canLogin: true, password: null, validUntil: null, config: { 'app.a': null, 'app.b': 'x' } })).toEqual([
+      'alter role "old" rename to "new"',
+      `alter role "new" with login password null valid until 'infinity'`,
+      'alter role "new" reset "app.a"',
+      `alter role "new" set "app.b" to 'x'`,
+    ]);
+    expect(updateRoleStatements('same', { name: 'same' })).toEqual([]);
+    expect(updateRoleStatements('r', { connectionLimit: -1, isSuperuser: false })).toEqual(['alter role "r" with nosuperuser connection limit -1']);
+    expect(dropRoleStatement('a"b')).toBe('drop role "a""b"');
+  });
+
+  it('gives each element of a list setting (search_path) its own literal, as Postgres reads them', () => {
+    expect(roleConfigStatements('r', { search_path: 'app, "my ""x"" schema",public' })).toEqual([
+      `alter role "r" set "search_path" to 'app', 'my "x" schema', 'public'`,
+    ]);
+    expect(listSettingElements('')).toEqual(['']);
+  });
+
+  it('refuses setting names that are not names, and names Postgres would cut', () => {
+    expect(() => roleConfigStatements('r', { 'a b': 'x' })).toThrow(HttpError);
+    expect(() => roleConfigStatements('r', { "x'; --": 'x' })).toThrow(HttpError);
+    expect(() => createRoleStatements({ name: 'é'.repeat(32) })).toThrow(/longer than 63 bytes/);
+  });
+});
+
+// ------------------------------------------------------------------ properties on real Postgres
+
+let p: Project;
+let client: pg.Client;
+const suffix = randomBytes(4).toString('hex');
+/** Existing roles the generated ones join, are joined by, or are administered by (dropped after the file). */
+const ROLES = [`rl ${suffix} "a"`, `rl_${suffix}_'b'`, `rl_${suffix}_表`];
+let existing = new Set<string>();
+
+beforeAll(async () => {
+  p = await setupProject();
+  client = new pg.Client({ connectionString: p.url });
+  await client.connect();
+  for (const role of ROLES) await client.query(`create role ${ident(role)} nologin`);
+  existing = new Set((await client.query<{ rolname: string }>('select rolname from pg_roles')).rows.map((r) => r.rolname));
+});
+
+afterAll(async () => {
+  for (const role of ROLES) await client.query(`drop role if exists ${ident(role)}`);
+  await client.end();
+  await p.close();
+});
+
+const run = (text: string, values?: unknown[]) => client.query({ text, values, queryMode: 'extended' } as pg.QueryConfig);
+
+async function rolledBack(work: () => Promise<void>): Promise<void> {
+  await client.query('begin');
+  try {
+    await work();
+  } finally {
+    await client.query('rollback');
+  }
+}
+
+/** Names Postgres lets a new role have: not reserved, not `pg_`, not taken (the set is read before the run). */
+const roleName = hostileName.filter((n) => !n.startsWith('pg_') && n !== 'public' && n !== 'none' && !existing.has(n));
+const flag = fc.option(fc.boolean(), { nil: undefined });
+const SETTINGS = ['app.a', 'app.b_c', 'dash.setting'];
+const VALID_UNTIL = ['infinity', '2030-01-02 03:04:05+00', '1999-12-31 00:00:00+00'];
+
+interface RoleState {
+  name: string;
+  flags: Record<'inheritRole' | 'canLogin' | 'canCreateDb' | 'canCreateRole' | 'isReplicationRole' | 'canBypassRls', boolean>;
+  connectionLimit: number;
+  hasPassword: boolean;
+  validUntil: string | null;
+  config: Record<string, string>;
+}
+
+async function roleState(name: string): Promise<RoleState | undefined> {
+  const { rows } = await run(
+    `select r.rolname, r.rolsuper, r.rolinherit, r.rolcanlogin, r.rolcreatedb, r.rolcreaterole, r.rolreplication, r.rolbypassrls,
+       r.rolconnlimit, a.rolpassword is not null as has_password, to_json(r.rolvaliduntil) #>> '{}' as valid_until,
+       coalesce(r.rolconfig, '{}') as config
+     from pg_roles r join pg_authid a on a.oid = r.oid where r.rolname = $1`,
+    [name],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  expect(row.rolsuper).toBe(false);
+  return {
+    name: row.rolname,
+    flags: {
+      inheritRole: row.rolinherit,
+      canLogin: row.rolcanlogin,
+      canCreateDb: row.rolcreatedb,
+      canCreateRole: row.rolcreaterole,
+      isReplicationRole: row.rolreplication,
+      canBypassRls: row.rolbypassrls,
+    },
+    connectionLimit: row.rolconnlimit,
+    hasPassword: row.has_password,
+    validUntil: row.valid_until,
+    config: Object.fromEntries((row.config as string[]).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)])),
+  };
+}
+
+/** A timestamp as Postgres prints it in JSON (for comparing expiries). */
+async function asStored(validUntil: string): Promise<string> {
+  const { rows } = await run(`select to_json($1::timestamptz) #>> '{}' as t`, [validUntil]);
+  return rows[0].t;
+}
+
+async function memberships(name: string): Promise<string[]> {
+  const { rows } = await run(
+    `select r.rolname as role, m.rolname as member, am.admin_option
+     from pg_auth_members am join pg_roles r on r.oid = am.roleid join pg_roles m on m.oid = am.member
+     where r.rolname = $1 or m.rolname = $1`,
+    [name],
+  );
+  return rows.map((r) => JSON.stringify([r.role, r.member, r.admin_option])).sort();
+}
+
+const FLAG_KEYS = ['inheritRole', 'canLogin', 'canCreateDb', 'canCreateRole', 'isReplicationRole', 'canBypassRls'] as const;
+
+const roleCreate: fc.Arbitrary<RoleCreate> = fc.record(
+  {
+    name: roleName,
+    password: hostileText,
+    inheritRole: flag,
+    canLogin: flag,
+    canCreateDb: flag,
+    canCreateRole: flag,
+    isReplicationRole: flag,
+    canBypassRls: flag,
+    isSuperuser: fc.constant(false),
+    connectionLimit: fc.integer({ min: -1, max: 1000 }),
+    validUntil: fc.constantFrom(...VALID_UNTIL),
+    // Disjoint groups: a role cannot be both member and admin of the new role in one statement.
+    memberOf: fc.subarray([ROLES[0]!]),
+    members: fc.subarray([ROLES[1]!]),
+    admins: fc.subarray([ROLES[2]!]),
+    config: fc.dictionary(fc.constantFrom(...SETTINGS), hostileText, { maxKeys: 3 }),
+  },
+  { requiredKeys: ['name'] },
+);
+
+const roleUpdate: fc.Arbitrary<RoleUpdate> = fc.record(
+  {
+    name: roleName,
+    password: fc.option(hostileText, { nil: null }),
+    inheritRole: flag,
+    canLogin: flag,
+    canCreateDb: flag,
+    canCreateRole: flag,
+    isReplicationRole: flag,
+    canBypassRls: flag,
+    connectionLimit: fc.integer({ min: -1, max: 1000 }),
+    validUntil: fc.option(fc.constantFrom(...VALID_UNTIL), { nil: null }),
+    config: fc.dictionary(fc.constantFrom(...SETTINGS), fc.option(hostileText, { nil: null }), { maxKeys: 3 }),
+  },
+  { requiredKeys: [] },
+);
+
+/** What the catalog must show after create (the spec's defaults for what is not given). */
+async function expectedAfterCreate(input: RoleCreate): Promise<RoleState> {
+  const defaults = { inheritRole: true, canLogin: false, canCreateDb: false, canCreateRole: false, isReplicationRole: false, canBypassRls: false };
+  return {
+    name: input.name,
+    flags: Object.fromEntries(FLAG_KEYS.map((k) => [k, input[k] ?? defaults[k]])) as RoleState['flags'],
+    connectionLimit: input.connectionLimit ?? -1,
+    // Postgres clears an empty password (with a notice).
+    hasPassword: input.password !== undefined && input.password !== '',
+    validUntil: input.validUntil !== undefined ? await asStored(input.validUntil) : null,
+    config: { ...(input.config ?? {}) },
+  };
+}
+
+async function expectedAfterUpdate(before: RoleState, update: RoleUpdate): Promise<RoleState> {
+  const config = { ...before.config };
+  for (const [key, value] of Object.entries(update.config ?? {})) {
+    if (value === null) delete config[key];
+    else config[key] = value;
+  }
+  return {
+    name: update.name ?? before.name,
+    flags: Object.fromEntries(FLAG_KEYS.map((k) => [k, update[k] ?? before.flags[k]])) as RoleState['flags'],
+    connectionLimit: update.connectionLimit ?? before.connectionLimit,
+    hasPassword: update.password === undefined ? before.hasPassword : update.password !== null && update.password !== '',
+    validUntil: update.validUntil === undefined ? before.validUntil : await asStored(update.validUntil ?? 'infinity'),
+    config,
+  };
+}
+
+describe('role SQL on real Postgres (hostile names, passwords and settings)', () => {
+  it('create, update and drop do exactly what they say', async () => {
+    await fc.assert(
+      fc.asyncProperty(roleCreate, roleUpdate, async (input, update) =>
+        rolledBack(async () => {
+          for (const statement of createRoleStatements(input)) await run(statement);
+          const created = await roleState(input.name);
+          expect(created).toEqual(await expectedAfterCreate(input));
+          expect(await memberships(input.name)).toEqual(
+            [
+              ...(input.memberOf ?? []).map((r) => [r, input.name, false]),
+              ...(input.members ?? []).map((m) => [input.name, m, false]),
+              ...(input.admins ?? []).map((a) => [input.name, a, true]),
+            ]
+              .map((x) => JSON.stringify(x))
+              .sort(),
+          );
+
+          for (const statement of updateRoleStatements(input.name, update)) await run(statement);
+          const updated = await roleState(update.name ?? input.name);
+          expect(updated).toEqual(await expectedAfterUpdate(created!, update));
+          if (update.name !== undefined && update.name !== input.name) expect(await roleState(input.name)).toBeUndefined();
+
+          await run(dropRoleStatement(updated!.name));
+          expect(await roleState(updated!.name)).toBeUndefined();
+        }),
+      ),
+      { numRuns: 2500 },
+    );
+  }, PROPERTY_TIMEOUT);
+
+  it('sets real settings that Postgres checks', async () => {
+    await rolledBack(async () => {
+      const config = { statement_timeout: '5s', search_path: 'app, "my schema", public' };
+      for (const statement of createRoleStatements({ name: `rl_${suffix}_settings`, config })) await run(statement);
+      // Postgres prints the list back as it was written: the value round-trips.
+      expect((await roleState(`rl_${suffix}_settings`))!.config).toEqual(config);
+    });
+    await rolledBack(async () => {
+      const [create, setting] = createRoleStatements({ name: `rl_${suffix}_bad`, config: { statement_timeout: 'soon' } });
+      await run(create!);
+      await expect(run(setting!)).rejects.toThrow(/invalid value for parameter "statement_timeout"/);
+    });
+  });
+});
