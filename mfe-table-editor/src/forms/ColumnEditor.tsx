@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Field, Form, useField, useForm } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
-import { Button, errorMessage, useConfirm, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Messages, type ForeignKeyAction, type ForeignKeyInput, type PgColumn, type PgTable } from '@dash/contracts';
 import { useCreateColumnMutation, useEditorColumnsQuery, useUpdateColumnMutation } from '../api/columns';
 import { useEditorSchemasQuery } from '../api/schemas';
@@ -17,11 +17,10 @@ import {
   type ColumnFormValues,
 } from './column-form';
 import { COLUMN_TYPES, defaultSuggestions, discouragedTypeHint, isIntegerType, type ColumnTypeOption } from './column-types';
-import { CheckboxControl, shownError, SubmitError, TextControl } from './fields';
+import { CheckboxControl, FormFooter, shownError, TextControl, useDiscardConfirm } from './fields';
 import { SidePanel } from './SidePanel';
 
 export const FOREIGN_KEY_ACTIONS: readonly ForeignKeyAction[] = ['NO ACTION', 'RESTRICT', 'CASCADE', 'SET NULL', 'SET DEFAULT'];
-export const DISCARD_CHANGES = 'Discard changes';
 
 /** The type picker: the spec's types, plus the column's own type when it is another one (an enum, say). */
 export function TypeSelect({ name, extraTypes = [], onTypeChange, label = 'Type' }: {
@@ -229,7 +228,7 @@ function validate(values: ColumnFormValues) {
 export function ColumnEditor({ table, column, onClose }: { table: PgTable; column?: PgColumn; onClose: () => void }) {
   const ref = useProjectRef();
   const toast = useToast();
-  const confirm = useConfirm();
+  const confirmDiscard = useDiscardConfirm('column');
   const [createColumn] = useCreateColumnMutation();
   const [updateColumn] = useUpdateColumnMutation();
   // Fixed once: a new object on every render would reset the form.
@@ -261,7 +260,7 @@ export function ColumnEditor({ table, column, onClose }: { table: PgTable; colum
       {({ handleSubmit, form, submitting, submitError, dirty, values }) => {
         const requestClose = async () => {
           if (submitting) return;
-          if (!dirty || (await confirm({ title: DISCARD_CHANGES, message: 'Your changes to this column will be lost.', confirmLabel: DISCARD_CHANGES, variant: 'danger' }))) {
+          if (await confirmDiscard(dirty)) {
             onClose();
           }
         };
@@ -271,17 +270,7 @@ export function ColumnEditor({ table, column, onClose }: { table: PgTable; colum
             title={column ? `Update column ${column.name}` : `Add new column to ${table.name}`}
             onClose={requestClose}
             onSubmit={(event) => void handleSubmit(event)}
-            footer={
-              <>
-                <SubmitError message={submitError} />
-                <Button onClick={requestClose} disabled={submitting}>
-                  Cancel
-                </Button>
-                <Button type="submit" variant="primary" loading={submitting}>
-                  Save
-                </Button>
-              </>
-            }
+            footer={<FormFooter submitError={submitError} submitting={submitting} onCancel={requestClose} />}
           >
             <section className="te-form-section" aria-label="General">
               <h3 className="te-form-section__title">General</h3>

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { Field, Form, useForm } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
-import { Button, errorMessage, useConfirm, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
 import type { PgTable } from '@dash/contracts';
 import { useCreateEditorTableMutation, useUpdateEditorTableMutation } from '../api/tables';
 import { COLUMN_TYPES, discouragedTypeHint, isIntegerType } from './column-types';
 import { identityAllowed } from './column-form';
-import { DISCARD_CHANGES } from './ColumnEditor';
-import { CheckboxControl, shownError, SubmitError, TextControl } from './fields';
+import { CheckboxControl, FormFooter, shownError, TextControl, useDiscardConfirm } from './fields';
 import { SidePanel } from './SidePanel';
 import {
   newColumnRow,
@@ -190,7 +189,7 @@ export function TableEditor({ schema, table, onClose, onImportCsv }: {
 }) {
   const ref = useProjectRef();
   const toast = useToast();
-  const confirm = useConfirm();
+  const confirmDiscard = useDiscardConfirm('table');
   const [createTable] = useCreateEditorTableMutation();
   const [updateTable] = useUpdateEditorTableMutation();
   const [initialValues] = useState<TableFormValues>(() => (table ? tableToFormValues(table) : newTableValues()));
@@ -223,7 +222,7 @@ export function TableEditor({ schema, table, onClose, onImportCsv }: {
       {({ handleSubmit, form, submitting, submitError, dirty, values }) => {
         const requestClose = async () => {
           if (submitting) return;
-          if (!dirty || (await confirm({ title: DISCARD_CHANGES, message: 'Your changes to this table will be lost.', confirmLabel: DISCARD_CHANGES, variant: 'danger' }))) {
+          if (await confirmDiscard(dirty)) {
             onClose();
           }
         };
@@ -233,17 +232,7 @@ export function TableEditor({ schema, table, onClose, onImportCsv }: {
             width={creating ? 780 : 560}
             onClose={requestClose}
             onSubmit={(event) => void handleSubmit(event)}
-            footer={
-              <>
-                <SubmitError message={submitError} />
-                <Button onClick={requestClose} disabled={submitting}>
-                  Cancel
-                </Button>
-                <Button type="submit" variant="primary" loading={submitting}>
-                  Save
-                </Button>
-              </>
-            }
+            footer={<FormFooter submitError={submitError} submitting={submitting} onCancel={requestClose} />}
           >
             <section className="te-form-section" aria-label="General">
               <TextControl name="name" label="Name" placeholder="table_name" autoFocus />

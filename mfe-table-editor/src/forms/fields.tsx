@@ -1,5 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Field } from 'react-final-form';
+import { Button, useConfirm } from '@dash/shell-sdk';
+import { Messages } from '@dash/contracts';
 
 /** Keeps '' as '' (final-form would store undefined), so text values stay strings. */
 const keepText = (value: string) => value ?? '';
@@ -101,4 +103,27 @@ export function SubmitError({ message }: { message?: unknown }) {
       {message}
     </div>
   );
+}
+
+/** The footer of a form panel: the save error, Cancel and Save. */
+export function FormFooter({ submitError, submitting, onCancel }: { submitError?: unknown; submitting?: boolean; onCancel: () => void }) {
+  return (
+    <>
+      <SubmitError message={submitError} />
+      <Button onClick={onCancel} disabled={submitting}>
+        Cancel
+      </Button>
+      <Button type="submit" variant="primary" loading={submitting}>
+        Save
+      </Button>
+    </>
+  );
+}
+
+/** Closing a form with unsaved changes asks 'Discard changes' first (spec section 4); true means close. */
+export function useDiscardConfirm(what: string): (dirty: boolean | undefined) => Promise<boolean> {
+  const confirm = useConfirm();
+  return async (dirty) =>
+    !dirty ||
+    confirm({ title: Messages.discardChanges, message: `Your changes to this ${what} will be lost.`, confirmLabel: Messages.discardChanges, variant: 'danger' });
 }

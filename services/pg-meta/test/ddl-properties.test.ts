@@ -5,7 +5,7 @@ import { addColumnStatements, updateColumnStatements, type ColumnState } from '.
 import { ident, literal } from '../src/sql/ddl/names';
 import { createTableStatements, updateTableStatements } from '../src/sql/ddl/tables';
 import { hostileName, hostileText } from './ddl-arbitraries';
-import { setupProject, type Project } from './helpers';
+import { setupProject, type Project, statementClient } from './helpers';
 
 /*
  * Property tests of the DDL builders on real Postgres, with hostile names and literals (quotes,
@@ -19,11 +19,12 @@ const PROPERTY_TIMEOUT = 180_000;
 
 let p: Project;
 let client: pg.Client;
+let db: Awaited<ReturnType<typeof statementClient>>;
 
 beforeAll(async () => {
   p = await setupProject();
-  client = new pg.Client({ connectionString: p.url });
-  await client.connect();
+  db = await statementClient(p.url);
+  client = db.client;
   await client.query(`create schema prop; create table prop.base (id int primary key, c text)`);
 });
 
@@ -32,17 +33,9 @@ afterAll(async () => {
   await p.close();
 });
 
-const run = (text: string, values?: unknown[]) => client.query({ text, values, queryMode: 'extended' } as pg.QueryConfig);
+const run = (text: string, values?: unknown[]) => db.run(text, values);
 
-/** Runs `work` in a transaction that is always rolled back. */
-async function rolledBack<T>(work: () => Promise<T>): Promise<T> {
-  await client.query('begin');
-  try {
-    return await work();
-  } finally {
-    await client.query('rollback');
-  }
-}
+const rolledBack = <T>(work: () => Promise<T>) => db.rolledBack(work);
 
 async function runAll(statements: readonly string[]): Promise<void> {
   for (const statement of statements) await run(statement);

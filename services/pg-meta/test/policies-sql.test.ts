@@ -15,7 +15,7 @@ import {
   type PolicySpec,
 } from '../src/sql/policies';
 import { hostileName, hostileText } from './ddl-arbitraries';
-import { setupProject, type Project } from './helpers';
+import { setupProject, type Project, statementClient } from './helpers';
 import { breakout, policyExpression, type Expr } from './policy-arbitraries';
 
 /*
@@ -114,6 +114,7 @@ describe('policy SQL (unit)', () => {
 
 let p: Project;
 let client: pg.Client;
+let db: Awaited<ReturnType<typeof statementClient>>;
 const suffix = randomBytes(4).toString('hex');
 /** Cluster-wide roles with hostile names, made for this file and dropped after it. */
 const ROLES = [`pol ${suffix} "quoted"`, `pol_${suffix}_'; drop role x; --`, `pol_${suffix}_表😀`];
@@ -122,8 +123,8 @@ const TABLE = `t'"\\ ;(`;
 
 beforeAll(async () => {
   p = await setupProject();
-  client = new pg.Client({ connectionString: p.url });
-  await client.connect();
+  db = await statementClient(p.url);
+  client = db.client;
   for (const role of ROLES) await client.query(`create role ${ident(role)} nologin`);
   await client.query(`create schema ${ident(SCHEMA)}`);
   await client.query(`create table ${ident(SCHEMA)}.${ident(TABLE)} (id int primary key, owner uuid, email text, "we""ird col" text)`);
@@ -136,16 +137,9 @@ afterAll(async () => {
   await p.close();
 });
 
-const run = (text: string, values?: unknown[]) => client.query({ text, values, queryMode: 'extended' } as pg.QueryConfig);
+const run = (text: string, values?: unknown[]) => db.run(text, values);
 
-async function rolledBack<T>(work: () => Promise<T>): Promise<T> {
-  await client.query('begin');
-  try {
-    return await work();
-  } finally {
-    await client.query('rollback');
-  }
-}
+const rolledBack = <T>(work: () => Promise<T>) => db.rolledBack(work);
 
 interface PolicyRow {
   oid: number;

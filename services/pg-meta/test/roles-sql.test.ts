@@ -13,7 +13,7 @@ import {
   updateRoleStatements,
 } from '../src/sql/roles-write';
 import { hostileName, hostileText } from './ddl-arbitraries';
-import { setupProject, type Project } from './helpers';
+import { setupProject, type Project, statementClient } from './helpers';
 
 /*
  * The role builders: exact statements for the spec's defaults, then properties on real Postgres with
@@ -89,6 +89,7 @@ describe('role SQL (unit)', () => {
 
 let p: Project;
 let client: pg.Client;
+let db: Awaited<ReturnType<typeof statementClient>>;
 const suffix = randomBytes(4).toString('hex');
 /** Existing roles the generated ones join, are joined by, or are administered by (dropped after the file). */
 const ROLES = [`rl ${suffix} "a"`, `rl_${suffix}_'b'`, `rl_${suffix}_表`];
@@ -96,8 +97,8 @@ let existing = new Set<string>();
 
 beforeAll(async () => {
   p = await setupProject();
-  client = new pg.Client({ connectionString: p.url });
-  await client.connect();
+  db = await statementClient(p.url);
+  client = db.client;
   for (const role of ROLES) await client.query(`create role ${ident(role)} nologin`);
   existing = new Set((await client.query<{ rolname: string }>('select rolname from pg_roles')).rows.map((r) => r.rolname));
 });
@@ -108,16 +109,9 @@ afterAll(async () => {
   await p.close();
 });
 
-const run = (text: string, values?: unknown[]) => client.query({ text, values, queryMode: 'extended' } as pg.QueryConfig);
+const run = (text: string, values?: unknown[]) => db.run(text, values);
 
-async function rolledBack(work: () => Promise<void>): Promise<void> {
-  await client.query('begin');
-  try {
-    await work();
-  } finally {
-    await client.query('rollback');
-  }
-}
+const rolledBack = <T>(work: () => Promise<T>) => db.rolledBack(work);
 
 /** Names Postgres lets a new role have: not reserved, not `pg_`, not taken (the set is read before the run). */
 const roleName = hostileName.filter((n) => !n.startsWith('pg_') && n !== 'public' && n !== 'none' && !existing.has(n));

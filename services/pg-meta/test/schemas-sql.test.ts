@@ -5,7 +5,7 @@ import { HttpError } from '@dash/service-kit';
 import { ident } from '../src/sql/ddl/names';
 import { createSchemaStatement, dropSchemaStatement, listSchemasQuery, updateSchemaStatements } from '../src/sql/schemas';
 import { hostileName } from './ddl-arbitraries';
-import { setupProject, type Project } from './helpers';
+import { setupProject, type Project, statementClient } from './helpers';
 
 /*
  * The schema builders: exact statements, the system schemas left alone, then properties on real
@@ -43,14 +43,15 @@ describe('schema SQL (unit)', () => {
 
 let p: Project;
 let client: pg.Client;
+let db: Awaited<ReturnType<typeof statementClient>>;
 const suffix = randomBytes(4).toString('hex');
 const OWNERS = [`so ${suffix} "o"`, `so_${suffix}_'; --`];
 let existing = new Set<string>();
 
 beforeAll(async () => {
   p = await setupProject();
-  client = new pg.Client({ connectionString: p.url });
-  await client.connect();
+  db = await statementClient(p.url);
+  client = db.client;
   for (const role of OWNERS) await client.query(`create role ${ident(role)} nologin`);
   existing = new Set((await client.query<{ nspname: string }>('select nspname from pg_namespace')).rows.map((r) => r.nspname));
 });
@@ -61,16 +62,9 @@ afterAll(async () => {
   await p.close();
 });
 
-const run = (text: string, values?: unknown[]) => client.query({ text, values, queryMode: 'extended' } as pg.QueryConfig);
+const run = (text: string, values?: unknown[]) => db.run(text, values);
 
-async function rolledBack(work: () => Promise<void>): Promise<void> {
-  await client.query('begin');
-  try {
-    await work();
-  } finally {
-    await client.query('rollback');
-  }
-}
+const rolledBack = <T>(work: () => Promise<T>) => db.rolledBack(work);
 
 async function owner(schema: string): Promise<string | undefined> {
   const { rows } = await run('select pg_get_userbyid(nspowner) as owner from pg_namespace where nspname = $1', [schema]);
