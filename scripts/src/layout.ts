@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The repository root (scripts/dist/.. /..). */
@@ -50,4 +51,16 @@ export function findRemote(short: string): RemoteDeployment {
   const remote = REMOTES.find((r) => r.short === short || r.name === short || r.folder === short);
   if (!remote) throw new Error(`Unknown remote "${short}". Known: ${REMOTES.map((r) => r.short).join(', ')}`);
   return remote;
+}
+
+/**
+ * The port the embedded Postgres listened on, kept with the data: projects' connection strings (stored
+ * by the platform) name it, so every start must listen where the first one did. Undefined when none
+ * was saved or the file does not hold a port.
+ */
+export function readSavedPort(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8').trim();
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  return port >= 1 && port <= 65535 ? port : undefined;
 }

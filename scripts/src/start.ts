@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase, startEmbeddedPostgres, withDatabase, type EmbeddedServer } from '@dash/service-kit';
-import { dataDir, ports, REMOTES, ROOT } from './layout';
+import { dataDir, ports, readSavedPort, REMOTES, ROOT } from './layout';
 import { loadSecrets } from './secrets';
 import { publishNewBuilds, remotesDir } from './remotes';
 
@@ -105,7 +105,15 @@ async function main() {
     platformUrl = process.env.DATABASE_URL;
     console.log(`Database: ${new URL(adminUrl).host} (DATABASE_URL)`);
   } else {
-    database = await startEmbeddedPostgres({ dataDir: path.join(dataDir(), 'postgres'), password: secrets.postgresPassword, persistent: true });
+    const portFile = path.join(dataDir(), 'postgres.port');
+    const savedPort = readSavedPort(portFile);
+    try {
+      database = await startEmbeddedPostgres({ dataDir: path.join(dataDir(), 'postgres'), password: secrets.postgresPassword, persistent: true, port: savedPort });
+    } catch (error) {
+      if (savedPort) throw new Error(`The dashboard's Postgres could not start on port ${savedPort}, where its projects expect it. Is another process using that port? (${(error as Error).message})`);
+      throw error;
+    }
+    writeFileSync(portFile, String(database.port));
     adminUrl = database.url;
     await ensureDatabase(adminUrl, 'dash_platform');
     platformUrl = withDatabase(adminUrl, 'dash_platform');

@@ -1,4 +1,7 @@
-import { findRemote, ports, REMOTES } from '../src/layout';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findRemote, ports, readSavedPort, REMOTES } from '../src/layout';
 
 describe('stack layout', () => {
   afterEach(() => {
@@ -27,5 +30,20 @@ describe('stack layout', () => {
     expect(findRemote('mfe_sql_editor').folder).toBe('mfe-sql-editor');
     expect(findRemote('mfe-table-editor').mount).toBe('editor');
     expect(() => findRemote('billing')).toThrow('Unknown remote "billing"');
+  });
+});
+
+describe('readSavedPort', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'port-'));
+  const file = path.join(dir, 'postgres.port');
+
+  it('reads the port a first start saved, and nothing from a missing or damaged file', () => {
+    expect(readSavedPort(file)).toBeUndefined();
+    writeFileSync(file, '44041\n');
+    expect(readSavedPort(file)).toBe(44041);
+    for (const damaged of ['', 'abc', '0', '70000', '12 34', '-5']) {
+      writeFileSync(file, damaged);
+      expect(readSavedPort(file)).toBeUndefined();
+    }
   });
 });
