@@ -167,3 +167,37 @@ test('a Read-only member reads rows but cannot insert or edit, and the service r
   expect(rows.status()).toBe(200);
   expect(((await rows.json()) as { rows: { name: string }[] }).rows[0]!.name).toBe('Ursula');
 });
+
+test('a table is created with the table form and gets a column from the column form', async ({ page }) => {
+  await signIn(page, 'owner@example.com');
+  await runSql(page, 'drop table if exists te_created cascade');
+  await page.goto(`/project/${REF}/editor`);
+  await page.getByRole('button', { name: /New table/ }).click();
+  const panel = page.getByRole('dialog');
+  await panel.getByLabel('Name', { exact: true }).fill('te_created');
+  await panel.getByLabel('Description').fill('Made in the browser');
+  await screenshot(page, '28-table-form');
+  await panel.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/editor\/\d+/);
+  await expect(page.getByRole('heading', { name: 'te_created' })).toBeVisible();
+  expect(await runSql(page, "select obj_description('public.te_created'::regclass, 'pg_class') as comment")).toEqual([{ comment: 'Made in the browser' }]);
+
+  // A required name, then a text column with a literal default.
+  await page.getByRole('button', { name: 'Insert' }).click();
+  await page.getByRole('menuitem', { name: /Insert column/ }).click();
+  const columnPanel = page.getByRole('dialog');
+  await columnPanel.getByRole('button', { name: 'Save' }).click();
+  await expect(columnPanel.getByText('Please assign a name for your column')).toBeVisible();
+  await expect(columnPanel.getByText('Please select a type for your column')).toBeVisible();
+  await columnPanel.getByLabel('Name', { exact: true }).fill('status');
+  await columnPanel.getByLabel('Type', { exact: true }).selectOption('text');
+  await columnPanel.getByLabel('Default value').fill("it's new");
+  await screenshot(page, '29-column-form');
+  await columnPanel.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('columnheader', { name: /status/ })).toBeVisible();
+  const [column] = await runSql(
+    page,
+    "select column_default from information_schema.columns where table_name = 'te_created' and column_name = 'status'",
+  );
+  expect(column!.column_default).toBe("'it''s new'::text");
+});
