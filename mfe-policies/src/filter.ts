@@ -1,4 +1,4 @@
-import type { PgTable } from '@dash/contracts';
+import { POLICY_ROLES_LISTED, type PgTable } from '@dash/contracts';
 
 /** The screen's search: trimmed, matching a table's name (case-insensitive) or its exact id. */
 export function filterTables(tables: readonly PgTable[], rawSearch: string): PgTable[] {
@@ -7,9 +7,7 @@ export function filterTables(tables: readonly PgTable[], rawSearch: string): PgT
   return tables.filter((t) => t.name.toLowerCase().includes(search) || String(t.id) === search);
 }
 
-/** How many roles a policy lists before '+ N more roles'. */
-export const VISIBLE_ROLES = 3;
-
+/** A policy's roles as listed: the first few, then '+ N more roles'. */
 export function splitRoles(roles: readonly string[]): { shown: string[]; more: string[] } {
-  return { shown: roles.slice(0, VISIBLE_ROLES), more: roles.slice(VISIBLE_ROLES) };
+  return { shown: roles.slice(0, POLICY_ROLES_LISTED), more: roles.slice(POLICY_ROLES_LISTED) };
 }

@@ -1,4 +1,15 @@
-import type { PgPolicy, PgTable, RouteReply, pgMetaRoutes, tableEditorRoutes } from '@dash/contracts';
+import type {
+  PgColumn,
+  PgPolicy,
+  PgRole,
+  PgTable,
+  RouteReply,
+  pgMetaRoutes,
+  platformRoutes,
+  policiesRoutes,
+  rolesRoutes,
+  tableEditorRoutes,
+} from '@dash/contracts';
 
 export const schemasReply: RouteReply<typeof pgMetaRoutes.listSchemas> = [
   { id: 2200, name: 'public', owner: 'pg_database_owner' },
@@ -45,3 +56,94 @@ export const policiesReply: RouteReply<typeof pgMetaRoutes.listPolicies> = [
   policy(30002, 16392, 'profiles', 'Users insert their own profile', 'INSERT', ['authenticated']),
   policy(30003, 16392, 'profiles', 'Profiles are public', 'SELECT', ['public']),
 ];
+
+const role = (id: number, name: string, extra: Partial<PgRole> = {}): PgRole => ({
+  id,
+  name,
+  isSuperuser: false,
+  canCreateDb: false,
+  canCreateRole: false,
+  inheritRole: true,
+  canLogin: false,
+  isReplicationRole: false,
+  canBypassRls: false,
+  activeConnections: 0,
+  connectionLimit: -1,
+  password: '********',
+  validUntil: null,
+  config: null,
+  ...extra,
+});
+
+/** The database's roles as the service lists them: the spec's hidden ones included, for the picker to leave out. */
+export const rolesReply: RouteReply<typeof rolesRoutes.listRoles> = [
+  role(10, 'postgres', { isSuperuser: true, canLogin: true, canBypassRls: true }),
+  role(16384, 'anon'),
+  role(16385, 'authenticated'),
+  role(16386, 'service_role', { canBypassRls: true }),
+  role(16387, 'authenticator', { canLogin: true }),
+  role(16388, 'dashboard_user', { canCreateDb: true, canCreateRole: true }),
+  role(16389, 'pgbouncer', { canLogin: true }),
+  role(16390, 'supabase_admin', { isSuperuser: true, canLogin: true }),
+  role(16391, 'supabase_auth_admin', { canLogin: true }),
+  role(16392, 'supabase_storage_admin', { canLogin: true }),
+  role(16393, 'editor'),
+  role(16394, 'auditor'),
+];
+
+export const authConfigReply = (anonymous: boolean): RouteReply<typeof platformRoutes.getAuthConfig> => ({ external_anonymous_users_enabled: anonymous });
+
+/** The tables of the protected `auth` schema. */
+export const authTablesReply: RouteReply<typeof tableEditorRoutes.listTables> = [table(16500, 'users', true, 'auth')];
+export const authPoliciesReply: RouteReply<typeof pgMetaRoutes.listPolicies> = [
+  { ...policy(30100, 16500, 'users', 'Users read themselves', 'SELECT', ['authenticated']), schema: 'auth' },
+];
+
+const column = (tableId: number, position: number, name: string, format: string, extra: Partial<PgColumn> = {}): PgColumn => ({
+  id: `${tableId}.${position}`,
+  table_id: tableId,
+  schema: 'public',
+  table: 'profiles',
+  ordinal_position: position,
+  name,
+  default_value: null,
+  data_type: format,
+  format,
+  is_identity: false,
+  identity_generation: null,
+  is_generated: false,
+  is_nullable: true,
+  is_updatable: true,
+  is_unique: false,
+  enums: [],
+  check: null,
+  comment: null,
+  is_encrypted: false,
+  ...extra,
+});
+
+/** The columns of `profiles`: an identity id the sample row cannot set, a user id and a name. */
+export const profileColumnsReply: RouteReply<typeof tableEditorRoutes.listColumns> = [
+  column(16392, 1, 'id', 'int8', { is_identity: true, identity_generation: 'ALWAYS', is_nullable: false }),
+  column(16392, 2, 'user_id', 'uuid'),
+  column(16392, 3, 'name', 'text'),
+];
+
+export const previewReply: RouteReply<typeof policiesRoutes.previewPolicy> = {
+  count: 2,
+  rows: [
+    { id: 1, user_id: '6f1c2a4e-0000-4000-8000-000000000001', name: 'Ada' },
+    { id: 2, user_id: '6f1c2a4e-0000-4000-8000-000000000002', name: null },
+  ],
+  columns: [
+    { name: 'id', type: 'int8' },
+    { name: 'user_id', type: 'uuid' },
+    { name: 'name', type: 'text' },
+  ],
+  rls_enabled: true,
+};
+
+export const previewWithCheckReply: RouteReply<typeof policiesRoutes.previewPolicy> = {
+  ...previewReply,
+  check: { passed: false, message: 'new row violates row-level security policy for table "profiles"' },
+};

@@ -1,13 +1,16 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { EmptyState, ErrorPanel, NoAccess, PageHeader, Spinner, errorMessage, usePermission, useProjectRef } from '@dash/shell-sdk';
-import { Messages, Permission, type PgPolicy } from '@dash/contracts';
+import { Messages, Permission, type PgPolicy, type PgTable } from '@dash/contracts';
+import { useRlsAuthConfigQuery } from '../api/auth-config';
 import { useRlsPoliciesQuery } from '../api/policies';
 import { useRlsSchemasQuery } from '../api/schemas';
 import { useRlsTablesQuery } from '../api/tables';
 import { TablePoliciesCard } from '../components/TablePoliciesCard';
+import { PolicyEditorPanel } from '../editor/PolicyEditorPanel';
 import { filterTables } from '../filter';
 import { DEFAULT_SCHEMA, policyPaths } from '../paths';
+import { isProtectedSchema, PROTECTED_SCHEMAS } from '../protected-schemas';
 
 function plural(n: number, one: string, many: string) {
   return `${n} ${n === 1 ? one : many}`;
@@ -25,6 +28,11 @@ export function PoliciesPage() {
   const schemas = useRlsSchemasQuery({ ref }, { skip: !read.can });
   const tables = useRlsTablesQuery({ ref, schema }, { skip: !read.can });
   const policies = useRlsPoliciesQuery({ ref, schema }, { skip: !read.can });
+  // Only drives a warning: when it cannot be read, the page works without it.
+  const authConfig = useRlsAuthConfigQuery({ ref }, { skip: !read.can });
+  const anonymousSignIns = authConfig.data?.external_anonymous_users_enabled === true;
+  const locked = isProtectedSchema(schema);
+  const [editing, setEditing] = useState<{ table: PgTable; policy?: PgPolicy } | null>(null);
 
   const policiesByTable = useMemo(() => {
     const map = new Map<number, PgPolicy[]>();
@@ -94,6 +102,10 @@ export function PoliciesPage() {
             table={table}
             policies={policiesByTable.get(table.id) ?? []}
             canWrite={write.isLoading ? undefined : write.can}
+            locked={locked}
+            anonymousSignIns={anonymousSignIns}
+            onNewPolicy={() => setEditing({ table })}
+            onEditPolicy={(policy) => setEditing({ table, policy })}
           />
         ))}
       </div>
@@ -132,7 +144,24 @@ export function PoliciesPage() {
           </span>
         )}
       </div>
+      {locked && (
+        <div className="pol-protected" role="note" aria-label="Protected schema">
+          <p className="pol-protected__title">The {schema} schema is managed by the platform and is read-only here</p>
+          <p className="pol-protected__text">
+            Its tables and policies are kept as the platform&apos;s services need them, so row-level security and policies cannot be changed from this
+            screen. Protected schemas: {PROTECTED_SCHEMAS.join(', ')}.
+          </p>
+        </div>
+      )}
       {body}
+      {editing && (
+        <PolicyEditorPanel
+          key={`${editing.table.id}:${editing.policy?.id ?? 'new'}`}
+          table={editing.table}
+          policy={editing.policy}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </>
   );
 }

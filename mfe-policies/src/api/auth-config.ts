@@ -1,0 +1,14 @@
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { platformRoutes, type RouteReply } from '@dash/contracts';
+
+/** The project's auth configuration: whether anonymous sign-ins are on (drives the policies' warning). */
+export const rlsAuthConfigApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    rlsAuthConfig: build.query<RouteReply<typeof platformRoutes.getAuthConfig>, { ref: string }>({
+      query: ({ ref }) => routeRequest(platformRoutes.getAuthConfig, { params: { ref } }),
+      providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }],
+    }),
+  }),
+});
+
+export const { useRlsAuthConfigQuery } = rlsAuthConfigApi;
