@@ -18,10 +18,34 @@ export const GRID_SAVE_DEBOUNCE_MS = 500;
 export const CHANGES_SAVED_INDICATOR_MS = 2_000;
 /** CSV import body limit through the services. */
 export const CSV_IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
+/** Storage (storage spec, section 9). */
 export const STORAGE_LIST_PAGE_SIZE = 200;
-export const DEFAULT_GLOBAL_UPLOAD_LIMIT_BYTES = 53_687_091_200;
+/** Walks of a whole folder (zip, move and delete of folders) read this many objects per page. */
+export const STORAGE_WALK_PAGE_SIZE = 10_000;
+/** Every project starts with this upload limit; on the free plan it cannot change. */
 export const FREE_PLAN_UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_UPLOAD_LIMIT_BYTES = FREE_PLAN_UPLOAD_LIMIT_BYTES;
+/** The most a paid plan's upload limit may be (5 GB). */
 export const MAX_UPLOAD_LIMIT_BYTES = 5_368_709_120;
+export const STORAGE_UPLOAD_CONCURRENCY = 10;
+export const STORAGE_DOWNLOAD_CONCURRENCY = 10;
+export const STORAGE_PREVIEW_MAX_BYTES = 10_000_000;
+/** Preview URLs are signed for a year and cached. */
+export const STORAGE_PREVIEW_URL_EXPIRY_SECONDS = 31_536_000;
+/** A file without metadata this old is corrupted (its upload never finished). */
+export const STORAGE_CORRUPTED_AFTER_MS = 900_000;
+export const STORAGE_UPLOAD_CACHE_CONTROL = '3600';
+export const STORAGE_SEARCH_DEBOUNCE_MS = 300;
+export const STORAGE_PREVIEW_PANEL_WIDTH = 450;
+export const STORAGE_BREADCRUMB_COLLAPSE_ABOVE = 5;
+/** Marks an otherwise empty folder; hidden from listings. */
+export const EMPTY_FOLDER_PLACEHOLDER = '.emptyFolderPlaceholder';
+/** Signed URL presets and the custom expiry units, in seconds. */
+export const SIGNED_URL_PRESETS = { week: 604_800, month: 2_592_000, year: 31_536_000 } as const;
+export const EXPIRY_UNIT_SECONDS = { days: 86_400, weeks: 604_800, months: 2_592_000, years: 31_536_000 } as const;
+export const STORAGE_POLICY_NAME_MAX = 50;
+/** Selected files download as one zip of this name. */
+export const SELECTION_ZIP_NAME = 'storage-download.zip';
 
 /** SQL editor limits: rows returned to the browser and how long one run may take. */
 export const SQL_EDITOR_MAX_ROWS = 1000;

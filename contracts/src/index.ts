@@ -12,3 +12,6 @@ export * from './table-editor';
 export * from './roles';
 export * from './grid-url';
 export * from './policies';
+export * from './storage-policy';
+export * from './storage-api-buckets';
+export * from './storage-api';

@@ -62,17 +62,21 @@ export function roleHasPermission(role: OrgRole | undefined, permission: Permiss
 
 /**
  * Who may call a route: anyone (`public`), any signed-in user (`signed_in`), another service of the
- * platform (`internal`), or a member of the route's project (`:ref`) holding a permission.
+ * platform (`internal`), a member of the route's project (`:ref`) holding a permission, or an app
+ * holding one of the project's API keys or a user JWT signed with the project's secret (`project_key`:
+ * the service owning the route verifies the token, and the database role it names decides the rest).
  */
 export type AccessRule =
   | { kind: 'public' }
   | { kind: 'signed_in' }
   | { kind: 'internal' }
-  | { kind: 'project'; permission: PermissionName };
+  | { kind: 'project'; permission: PermissionName }
+  | { kind: 'project_key' };
 
 export const access = {
   public: { kind: 'public' } as AccessRule,
   signedIn: { kind: 'signed_in' } as AccessRule,
   internal: { kind: 'internal' } as AccessRule,
   project: (permission: PermissionName): AccessRule => ({ kind: 'project', permission }),
+  projectKey: { kind: 'project_key' } as AccessRule,
 };

@@ -3,6 +3,7 @@ import { defineRoute, Ok, RefParams, Timestamp } from './route';
 import { access, ALL_PERMISSIONS, Permission } from './permissions';
 import { OrgRoleSchema } from './identity';
 import { Registry, RegistryRemote } from './registry';
+import { MAX_UPLOAD_LIMIT_BYTES } from './constants';
 
 export const User = Type.Object({
   id: Type.String(),
@@ -40,6 +41,26 @@ export const AuthConfigUpdate = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type AuthConfigUpdate = Static<typeof AuthConfigUpdate>;
+
+/**
+ * A project's storage configuration: the upload limit in bytes for every file (buckets may set a lower
+ * one). Every project starts at 50 MB; on the free plan it stays there, paid plans go up to 5 GB.
+ */
+export const StorageConfig = Type.Object({ fileSizeLimit: Type.Integer({ minimum: 1 }), isFreeTier: Type.Boolean() });
+export type StorageConfig = Static<typeof StorageConfig>;
+export const StorageConfigUpdate = Type.Object(
+  { fileSizeLimit: Type.Integer({ minimum: 1, maximum: MAX_UPLOAD_LIMIT_BYTES }) },
+  { additionalProperties: false },
+);
+export type StorageConfigUpdate = Static<typeof StorageConfigUpdate>;
+
+/**
+ * The project's API keys: HS256 JWTs signed with the project's secret, naming the `anon` and the
+ * `service_role` database role, as Supabase clients expect them; `storageUrl` is the storage API's base
+ * (what `@supabase/storage-js` takes), on the dashboard's own origin.
+ */
+export const ProjectApiKeys = Type.Object({ storageUrl: Type.String(), anon: Type.String(), service_role: Type.String() });
+export type ProjectApiKeys = Static<typeof ProjectApiKeys>;
 
 export const PermissionNameSchema = Type.Union(ALL_PERMISSIONS.map((p) => Type.Literal(p)));
 
@@ -168,5 +189,40 @@ export const platformRoutes = {
     body: AuthConfigUpdate,
     response: AuthConfig,
     access: access.project(Permission.TenantSqlAdminWrite),
+  }),
+  getStorageConfig: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/projects/:ref/config/storage',
+    params: RefParams,
+    response: StorageConfig,
+    access: access.project(Permission.ProjectStorageAll),
+  }),
+  /** On the free plan only the fixed 50 MB is accepted; a paid plan takes up to 5 GB (400 otherwise). */
+  updateStorageConfig: defineRoute({
+    service: 'platform',
+    method: 'PATCH',
+    url: '/projects/:ref/config/storage',
+    params: RefParams,
+    body: StorageConfigUpdate,
+    response: StorageConfig,
+    access: access.project(Permission.StorageAdminWrite),
+  }),
+  projectApiKeys: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/projects/:ref/api-keys',
+    params: RefParams,
+    response: ProjectApiKeys,
+    access: access.project(Permission.TenantSqlAdminWrite),
+  }),
+  /** What the storage service needs of a project: the JWT secret to verify keys, and the upload limit. */
+  projectStorageSettings: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/internal/projects/:ref/storage-settings',
+    params: RefParams,
+    response: Type.Object({ jwtSecret: Type.String({ minLength: 32 }), fileSizeLimit: Type.Integer({ minimum: 1 }) }),
+    access: access.internal,
   }),
 };

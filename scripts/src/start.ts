@@ -134,7 +134,7 @@ async function main() {
   });
   await waitForHealth('platform', `${serviceUrl('platform')}/health`);
   service('pg-meta', { PORT: String(p['pg-meta']), DASH_PLATFORM_URL: serviceUrl('platform') });
-  service('storage', { PORT: String(p.storage), DASH_PLATFORM_URL: serviceUrl('platform') });
+  service('storage', { PORT: String(p.storage), DASH_PLATFORM_URL: serviceUrl('platform'), DASH_STORAGE_DIR: path.join(dataDir(), 'storage') });
   service('logs', { PORT: String(p.logs), DASH_PLATFORM_DATABASE_URL: platformUrl });
   await Promise.all((['pg-meta', 'storage', 'logs'] as const).map((name) => waitForHealth(name, `${serviceUrl(name)}/health`)));
 

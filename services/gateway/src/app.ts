@@ -6,6 +6,7 @@ import { isCrossSite } from './csrf';
 import { edgeEvent, EdgeLogShipper } from './edge-logs';
 import { healthRoutes } from './routes/health';
 import { proxyRoutes } from './routes/proxy';
+import { PROJECT_API_PREFIX } from './routes/project-api';
 import { registryRoutes } from './routes/registry';
 import { registerShell } from './routes/shell';
 import { SessionResolver } from './sessions';
@@ -56,6 +57,8 @@ export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp
   app.decorate('sessions', sessions);
 
   app.addHook('onRequest', async (request, reply) => {
+    // Project APIs take keys, not the dashboard's cookie (never forwarded there): apps call from any origin.
+    if (request.url.startsWith(PROJECT_API_PREFIX)) return;
     if (isCrossSite(request.method, request.headers, allowedOrigins)) return sendError(reply, 403, ServiceMessages.crossSite);
   });
   // The gateway is the one place that sets these, on every reply (proxied ones included).

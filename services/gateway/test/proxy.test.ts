@@ -237,3 +237,44 @@ describe('proxy with services down', () => {
     expect(await res.json()).toMatchObject({ statusCode: 502, error: 'Bad Gateway' });
   });
 });
+
+describe('project API (/p/{ref}/storage/v1)', () => {
+  const api = () => `${gateway.url}/p/default/storage/v1`;
+
+  it('forwards to the storage service under /{ref}/v1 with the keys, never the cookie or an identity', async () => {
+    const res = await fetch(`${api()}/object/list/avatars?limit=5`, {
+      method: 'POST',
+      headers: { cookie: 'dash_session=tok-alice', authorization: 'Bearer app-key', apikey: 'app-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ prefix: 'a' }),
+    });
+    expect(res.status).toBe(200);
+    const echo = (await res.json()) as Echo;
+    expect(echo).toMatchObject({ service: 'storage', method: 'POST', url: '/default/v1/object/list/avatars?limit=5', identity: null, text: '{"prefix":"a"}' });
+    const seen = lastSeen();
+    expect(seen.headers.cookie).toBeUndefined();
+    expect(seen.headers.authorization).toBe('Bearer app-key');
+    expect(seen.headers.apikey).toBe('app-key');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('answers CORS preflights and lets other origins write, unlike the dashboard API', async () => {
+    const preflight = await fetch(`${api()}/object/avatars/a.png`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('apikey');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('x-upsert');
+    const upload = await fetch(`${api()}/object/avatars/a.png`, { method: 'POST', headers: { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' }, body: 'bytes' });
+    expect(upload.status).toBe(200);
+    expect(((await upload.json()) as Echo).bytes).toBe(5);
+    const dashboard = await fetch(`${gateway.url}/api/storage/default/buckets`, { method: 'POST', headers: { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' }, body: '{}' });
+    expect(dashboard.status).toBe(403);
+  });
+
+  it('refuses unknown APIs, bad refs and dot segments before the storage service sees them', async () => {
+    const before = upstreams.seen.length;
+    expect((await fetch(`${gateway.url}/p/default/rest/v1/todos`)).status).toBe(404);
+    expect((await fetch(`${gateway.url}/p/Not_A_Ref/storage/v1/bucket`)).status).toBe(404);
+    expect(await rawStatus(`${api()}/object/public/b/%2e%2e/secret`)).toBe(400);
+    expect(await rawStatus(`${api()}/object/public/b/..%5csecret`)).toBe(400);
+    expect(upstreams.seen.length).toBe(before);
+  });
+});

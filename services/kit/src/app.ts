@@ -17,10 +17,20 @@ import {
 } from '@dash/contracts';
 import { HttpError, statusText } from './errors';
 import { verifyIdentity } from './identity';
+import type { JwtClaims } from './jwt';
+
+/** The caller of a `project_key` route, as the service's verifier found it in the request's token. */
+export interface ProjectKeyCaller {
+  /** The database role the token names (`anon`, `authenticated`, `service_role`). */
+  role: string;
+  /** The token's claims, given to the database as `request.jwt.claims`. */
+  claims: JwtClaims;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
     identity: Identity | null;
+    projectKeyCaller: ProjectKeyCaller | null;
   }
   interface FastifyContextConfig {
     access?: AccessRule;
@@ -34,6 +44,11 @@ export interface ServiceOptions {
   secret: string;
   logger?: boolean | FastifyBaseLogger;
   bodyLimit?: number;
+  /**
+   * Verifies the token of a `project_key` route (throws an HttpError to refuse). Required before such
+   * a route is added.
+   */
+  verifyProjectKey?: (request: FastifyRequest) => Promise<ProjectKeyCaller>;
 }
 
 export type ServiceApp = FastifyInstance;
@@ -57,6 +72,9 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
 
   app.addSchema(ErrorReply);
   app.decorateRequest('identity', null);
+  app.decorateRequest('projectKeyCaller', null);
+  const verifyProjectKey = options.verifyProjectKey;
+  if (verifyProjectKey) app.decorate(PROJECT_KEY_VERIFIER, verifyProjectKey);
   app.addHook('onRequest', async (request) => {
     const header = request.headers[IDENTITY_HEADER];
     request.identity = verifyIdentity(options.secret, Array.isArray(header) ? header[0] : header);
@@ -64,7 +82,8 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   // preValidation: the caller learns nothing about a route's input rules before access is granted.
   app.addHook('preValidation', async (request) => {
     const rule = request.routeOptions.config.access;
-    if (rule) enforceAccess(rule, request);
+    if (rule?.kind === 'project_key') request.projectKeyCaller = await verifyProjectKey!(request);
+    else if (rule) enforceAccess(rule, request);
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown; code?: string }, request, reply) => {
@@ -86,7 +105,9 @@ export function sendError(reply: FastifyReply, status: number, message: string, 
   return reply.status(status).type('application/json').send(body);
 }
 
-function enforceAccess(rule: AccessRule, request: FastifyRequest): void {
+const PROJECT_KEY_VERIFIER = 'verifyProjectKey';
+
+function enforceAccess(rule: Exclude<AccessRule, { kind: 'project_key' }>, request: FastifyRequest): void {
   const identity = request.identity;
   switch (rule.kind) {
     case 'public':
@@ -126,6 +147,9 @@ export function addRoute<D extends RouteDef>(
   handler: (ctx: RouteContext<D>) => Promise<RouteReply<D>>,
 ): void {
   const status = def.status ?? 200;
+  if (def.access.kind === 'project_key' && !app.hasDecorator(PROJECT_KEY_VERIFIER)) {
+    throw new Error(`${def.method} ${def.url} needs project keys verified: give createServiceApp a verifyProjectKey`);
+  }
   app.route({
     method: def.method,
     url: def.url,
@@ -149,6 +173,12 @@ export function addRoute<D extends RouteDef>(
       return result;
     },
   });
+}
+
+/** The caller of a `project_key` route (verified before the handler). */
+export function projectKeyCallerOf(request: FastifyRequest): ProjectKeyCaller {
+  if (!request.projectKeyCaller) throw new HttpError(401, ServiceMessages.signInRequired);
+  return request.projectKeyCaller;
 }
 
 /** The identity of a route whose access rule is `signed_in` or `project` (checked before the handler). */

@@ -8,3 +8,4 @@ export * from './project-pools';
 export * from './postgres';
 export * from './cookies';
 export * from './project-db';
+export * from './jwt';

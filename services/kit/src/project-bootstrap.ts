@@ -101,6 +101,9 @@ alter table storage.objects enable row level security;
 grant usage on schema storage to anon, authenticated, service_role, dashboard_user;
 grant all on storage.buckets, storage.objects to anon, authenticated, service_role, dashboard_user;
 grant execute on all functions in schema storage to anon, authenticated, service_role, dashboard_user;
+
+-- The app's own metadata of an object (storage-js's \`metadata\` option), kept apart from the service's.
+alter table storage.objects add column if not exists user_metadata jsonb;
 `;
 
 export async function bootstrapProjectDatabase(connectionString: string): Promise<void> {

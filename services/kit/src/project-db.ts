@@ -75,3 +75,41 @@ export async function projectQuery<T extends pg.QueryResultRow>(pools: ProjectPo
     throw error;
   }
 }
+
+/** A database role and the JWT claims `auth.uid()`, `auth.role()` and `auth.jwt()` read. */
+export interface DatabaseCaller {
+  role: string;
+  claims: Record<string, unknown>;
+}
+
+/**
+ * Runs `work` in one transaction of the project database, acting as `caller` when one is given (row-level
+ * security applies to it; both settings are local to the transaction and end with it). Commits when
+ * `work` resolves, rolls back when it throws; a lost connection is a 503 and the client is destroyed.
+ */
+export async function projectTransaction<T>(
+  pools: ProjectPools,
+  ref: string,
+  caller: DatabaseCaller | null,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await connectProject(pools, ref);
+  let broken: Error | undefined;
+  try {
+    await client.query('begin');
+    if (caller) {
+      // set_config('role', …, true) is `set local role` with the name as a parameter, never as SQL text.
+      await client.query("select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)", [caller.role, JSON.stringify(caller.claims)]);
+    }
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    if (isConnectionFailure(error)) broken = error as Error;
+    else await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
+    if (broken) throw databaseUnavailable();
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { gatewayPath, platformRoutes, type RouteReply } from '@dash/contracts';
+import { gatewayPath, platformRoutes, type RouteDef, type RouteReply } from '@dash/contracts';
 import { createPool } from './db';
 import { HttpError } from './errors';
 import { signIdentity } from './identity';
@@ -8,20 +8,28 @@ import { signIdentity } from './identity';
 export type ConnectionResolver = (ref: string) => Promise<string>;
 
 /**
- * Asks the platform service over HTTP (with a signed service identity) for a project's connection string.
- * `platformUrl` is the service's own origin, e.g. http://127.0.0.1:8091.
+ * Calls an internal GET route of the platform service over HTTP with a signed service identity.
+ * `platformUrl` is the service's own origin, e.g. http://127.0.0.1:8091. An unknown project is a 404.
  */
+export async function platformInternalGet<D extends RouteDef>(
+  platformUrl: string,
+  secret: string,
+  serviceName: string,
+  def: D,
+  params: Record<string, string>,
+): Promise<RouteReply<D>> {
+  const path = gatewayPath(def, params).replace(/^\/api\/platform/, '');
+  const response = await fetch(new URL(path, platformUrl), {
+    headers: { 'x-dash-identity': signIdentity(secret, { kind: 'service', sub: serviceName }) },
+  });
+  if (response.status === 404) throw new HttpError(404, 'Project not found');
+  if (!response.ok) throw new HttpError(502, `The platform service answered ${response.status} for ${path}`);
+  return (await response.json()) as RouteReply<D>;
+}
+
+/** Asks the platform service for a project's connection string. */
 export function platformConnectionResolver(platformUrl: string, secret: string, serviceName: string): ConnectionResolver {
-  return async (ref) => {
-    const path = gatewayPath(platformRoutes.projectConnection, { ref }).replace(/^\/api\/platform/, '');
-    const response = await fetch(new URL(path, platformUrl), {
-      headers: { 'x-dash-identity': signIdentity(secret, { kind: 'service', sub: serviceName }) },
-    });
-    if (response.status === 404) throw new HttpError(404, 'Project not found');
-    if (!response.ok) throw new HttpError(502, `The platform service answered ${response.status} for project ${ref}`);
-    const body = (await response.json()) as RouteReply<typeof platformRoutes.projectConnection>;
-    return body.connectionString;
-  };
+  return async (ref) => (await platformInternalGet(platformUrl, secret, serviceName, platformRoutes.projectConnection, { ref })).connectionString;
 }
 
 /** One pool per project database, created on first use. */

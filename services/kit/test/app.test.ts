@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { access, defineRoute, Permission, RefParams, ServiceMessages, type Identity } from '@dash/contracts';
-import { addRoute, createServiceApp, userOf, type ServiceApp } from '../src/app';
+import { addRoute, createServiceApp, projectKeyCallerOf, userOf, type ServiceApp } from '../src/app';
 import { HttpError } from '../src/errors';
 import { serviceHeaders, TEST_SECRET, userHeaders } from '../src/testing';
 
@@ -182,5 +182,43 @@ describe('userOf', () => {
     expect(userOf(identity)).toBe(identity);
     expect(() => userOf(null)).toThrow(HttpError);
     expect(() => userOf({ kind: 'service', sub: 'x', exp: 1 })).toThrow(ServiceMessages.signInRequired);
+  });
+});
+
+describe('project_key routes', () => {
+  const keyed = defineRoute({
+    service: 'storage',
+    method: 'POST',
+    url: '/:ref/keyed',
+    params: RefParams,
+    body: Type.Object({ n: Type.Integer() }),
+    response: Type.Object({ role: Type.String(), n: Type.Integer() }),
+    access: access.projectKey,
+  });
+
+  it('cannot be added to an app without a verifier', () => {
+    const bare = createServiceApp({ name: 'kit-test', secret: TEST_SECRET });
+    expect(() => addRoute(bare, keyed, async () => ({ role: 'x', n: 1 }))).toThrow(/verifyProjectKey/);
+  });
+
+  it('runs the verifier before validating input and gives the handler its caller', async () => {
+    const keys = createServiceApp({
+      name: 'kit-test',
+      secret: TEST_SECRET,
+      verifyProjectKey: async (request) => {
+        if (request.headers.apikey !== 'good') throw new HttpError(401, 'Invalid JWT');
+        return { role: 'anon', claims: { role: 'anon' } };
+      },
+    });
+    addRoute(keys, keyed, async ({ request, body }) => ({ role: projectKeyCallerOf(request).role, n: body.n }));
+    await keys.ready();
+    const refused = await keys.inject({ method: 'POST', url: '/p/keyed', payload: { n: 'not a number' } });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().message).toBe('Invalid JWT');
+    const ok = await keys.inject({ method: 'POST', url: '/p/keyed', headers: { apikey: 'good' }, payload: { n: 3 } });
+    expect(ok.json()).toEqual({ role: 'anon', n: 3 });
+    const bad = await keys.inject({ method: 'POST', url: '/p/keyed', headers: { apikey: 'good' }, payload: { n: 'x' } });
+    expect(bad.statusCode).toBe(400);
+    await keys.close();
   });
 });

@@ -6,6 +6,7 @@ import { organizationRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
 import { registryRoutes } from './routes/registry';
 import { sessionRoutes } from './routes/sessions';
+import { storageConfigRoutes } from './routes/storage-config';
 
 export type { PlatformConfig, PlatformContext } from './context';
 export { createProject, decryptConnection, projectDatabaseName } from './projects';
@@ -30,5 +31,6 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   await app.register(organizationRoutes, { ctx });
   await app.register(registryRoutes, { ctx });
   await app.register(authConfigRoutes, { ctx });
+  await app.register(storageConfigRoutes, { ctx });
   return app as PlatformApp;
 }

@@ -1,7 +1,10 @@
-import { bootstrapProjectDatabase, conflict, badRequest, ensureDatabase, notFound, withDatabase } from '@dash/service-kit';
+import { randomBytes } from 'node:crypto';
+import { roleHasPermission, ServiceMessages, type Identity, type PermissionName, type Project } from '@dash/contracts';
+import { bootstrapProjectDatabase, conflict, badRequest, ensureDatabase, forbidden, notFound, userOf, withDatabase } from '@dash/service-kit';
 import type { PlatformContext } from './context';
 import type { ProjectRow } from './db/schema';
-import { findProjectByRef } from './db/projects';
+import { findProjectByRef, findProjectOf } from './db/projects';
+import { storedJwtSecret } from './db/storage-config';
 
 export interface NewProject {
   ref: string;
@@ -63,4 +66,29 @@ export const connectionContext = (ref: string): string => `project:${ref}`;
 
 export function decryptConnection(ctx: PlatformContext, project: Pick<ProjectRow, 'ref' | 'connection_encrypted'>): string {
   return ctx.cipher.decrypt(project.connection_encrypted, connectionContext(project.ref));
+}
+
+/** The additional authenticated data of a project's encrypted JWT secret (not the connection string's). */
+const jwtSecretContext = (ref: string): string => `project:${ref}:jwt-secret`;
+
+/**
+ * The secret that signs the project's API keys: 32 random bytes (hex), generated on first use and kept
+ * encrypted; every later read returns the same one.
+ */
+export async function projectJwtSecret(ctx: PlatformContext, project: Pick<ProjectRow, 'id' | 'ref'>): Promise<string> {
+  const context = jwtSecretContext(project.ref);
+  const stored = await storedJwtSecret(ctx.db, project.id, () => ctx.cipher.encrypt(randomBytes(32).toString('hex'), context));
+  return ctx.cipher.decrypt(stored, context);
+}
+
+/**
+ * The project as the caller sees it, when the caller is a member holding `permission`. The route's access rule has
+ * checked the identity's claims already; membership and role are checked again from the database, as
+ * every project route of the platform does (a project the caller is not a member of is a 404).
+ */
+export async function memberProject(ctx: PlatformContext, identity: Identity | null, ref: string, permission: PermissionName): Promise<Project> {
+  const project = await findProjectOf(ctx.db, userOf(identity).sub, ref);
+  if (!project) throw notFound(ServiceMessages.projectNotFound);
+  if (!roleHasPermission(project.role, permission)) throw forbidden(ServiceMessages.forbidden);
+  return project;
 }

@@ -33,6 +33,9 @@ export async function seedDemo(ctx: PlatformContext, options: { password: string
   const project =
     (await findProjectByRef(ctx.db, DEMO_PROJECT.ref)) ??
     (await createProject(ctx, { ref: DEMO_PROJECT.ref, name: DEMO_PROJECT.name, orgId }));
+  // On the free plan the upload limit is fixed; the demo runs on Pro so the storage settings page can
+  // really change it.
+  await ctx.db.updateTable('projects').set({ plan: 'pro' }).where('id', '=', project.id).execute();
   await seedDemoData(decryptConnection(ctx, project));
 
   const passwordHash = await hashPassword(options.password);

@@ -1,4 +1,4 @@
-import { platformRoutes, type RouteDef } from '@dash/contracts';
+import { FREE_PLAN_UPLOAD_LIMIT_BYTES, platformRoutes, type RouteDef } from '@dash/contracts';
 import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
 import { createOrg, createUser, expectContract, insertProjectRow, PASSWORD, startPlatform, type TestPlatform } from './helpers';
 
@@ -64,6 +64,10 @@ describe('platform contract', () => {
       rollbackRemote: { url: '/internal/registry/rollback', payload: { name: 'mfe_logs' }, headers: service },
       getAuthConfig: { url: '/projects/contract-project/config/auth', headers: member },
       updateAuthConfig: { url: '/projects/contract-project/config/auth', payload: { external_anonymous_users_enabled: true }, headers: member },
+      getStorageConfig: { url: '/projects/contract-project/config/storage', headers: member },
+      updateStorageConfig: { url: '/projects/contract-project/config/storage', payload: { fileSizeLimit: FREE_PLAN_UPLOAD_LIMIT_BYTES }, headers: member },
+      projectApiKeys: { url: '/projects/contract-project/api-keys', headers: member },
+      projectStorageSettings: { url: '/internal/projects/contract-project/storage-settings', headers: service },
       signOut: { url: '/auth/sign-out', cookies: { dash_session: token } },
     };
     // Rollback needs an earlier version.

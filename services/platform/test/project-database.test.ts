@@ -123,8 +123,9 @@ describe('seedDemo', () => {
 
     const [org] = await query<{ slug: string; name: string }>(seeded.databaseUrl, 'select slug, name from platform.organizations');
     expect(org).toEqual({ slug: 'demo', name: 'Demo organization' });
-    const [project] = await query<{ ref: string; name: string }>(seeded.databaseUrl, 'select ref, name from platform.projects');
-    expect(project).toEqual({ ref: 'default', name: 'Default project' });
+    const [project] = await query<{ ref: string; name: string; plan: string }>(seeded.databaseUrl, 'select ref, name, plan from platform.projects');
+    // On Pro, so the storage settings page can change the upload limit.
+    expect(project).toEqual({ ref: 'default', name: 'Default project', plan: 'pro' });
 
     const projectRow = await seeded.ctx.db.selectFrom('projects').selectAll().where('ref', '=', 'default').executeTakeFirstOrThrow();
     const url = decryptConnection(seeded.ctx, projectRow);

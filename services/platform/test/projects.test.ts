@@ -156,13 +156,14 @@ describe('internal routes', () => {
   const sample: Record<string, { url: string; payload?: Record<string, unknown> }> = {
     '/internal/sessions/resolve': { url: '/internal/sessions/resolve', payload: { token: 'x' } },
     '/internal/projects/:ref/connection': { url: '/internal/projects/alpha/connection' },
+    '/internal/projects/:ref/storage-settings': { url: '/internal/projects/alpha/storage-settings' },
     '/internal/registry': { url: '/internal/registry' },
     '/internal/registry/versions': { url: '/internal/registry/versions', payload: {} },
     '/internal/registry/rollback': { url: '/internal/registry/rollback', payload: { name: 'x' } },
   };
 
   it('covers every internal route of the contract', () => {
-    expect(internal.length).toBe(6);
+    expect(internal.length).toBe(7);
     for (const def of internal) expect(sample[def.url]).toBeDefined();
   });
 

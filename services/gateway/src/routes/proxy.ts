@@ -5,6 +5,7 @@ import { IDENTITY_HEADER, SESSION_COOKIE, platformRoutes, type ServiceName } fro
 import { readCookie, sendError } from '@dash/service-kit';
 import { SERVICES } from '../config';
 import { userIdentityHeader, type SessionResolver } from '../sessions';
+import { projectApiRoutes } from './project-api';
 
 export interface ProxyOptions {
   upstreams: Record<ServiceName, string>;
@@ -89,6 +90,8 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
       });
     },
   });
+
+  await projectApiRoutes(app, { storageUrl: options.upstreams.storage, publicProtocol: options.publicProtocol });
 }
 
 /** The headers a service receives: no client-made identity or forwarding headers, ours instead. */
@@ -113,7 +116,7 @@ export function forwardHeaders(
   return out;
 }
 
-function upstreamFailed(reply: FastifyReply, service: ServiceName, error: Error): void {
+export function upstreamFailed(reply: FastifyReply, service: ServiceName, error: Error): void {
   const status = (error as { statusCode?: number }).statusCode;
   if (status === 504) {
     void sendError(reply, 504, `The ${service} service did not answer in time`);

@@ -83,4 +83,19 @@ export const platformMigrations: Record<string, Migration> = {
         )`,
       ]),
   },
+  '0004_project_storage': {
+    up: (db) =>
+      run(db, [
+        `alter table platform.projects add column plan text not null default 'free' check (plan in ('free', 'pro'))`,
+        // The secret that signs the project's API keys, encrypted like the connection string; null until
+        // first read, when it is generated.
+        `alter table platform.projects add column jwt_secret_encrypted text`,
+        // One row per project once its upload limit is first changed; no row reads as the default limit.
+        `create table platform.project_storage_config (
+          project_id integer primary key references platform.projects (id) on delete cascade,
+          file_size_limit bigint not null check (file_size_limit > 0),
+          updated_at timestamptz not null default now()
+        )`,
+      ]),
+  },
 };

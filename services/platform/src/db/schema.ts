@@ -5,6 +5,8 @@ import type { OrgRole } from '@dash/contracts';
 export const PLATFORM_SCHEMA = 'platform';
 
 export type ProjectStatus = 'ACTIVE_HEALTHY' | 'COMING_UP' | 'INACTIVE';
+/** The billing plan decides the storage upload limit: fixed on `free`, up to 5 GB on `pro`. */
+export type ProjectPlan = 'free' | 'pro';
 
 export interface UsersTable {
   id: Generated<string>;
@@ -47,6 +49,9 @@ export interface ProjectsTable {
   /** AES-256-GCM ciphertext of the project's connection string (see crypto.ts). */
   connection_encrypted: string;
   inserted_at: Generated<Date>;
+  plan: Generated<ProjectPlan>;
+  /** AES-256-GCM ciphertext of the secret that signs the project's API keys; null until first read. */
+  jwt_secret_encrypted: string | null;
 }
 
 export interface RemoteVersionsTable {
@@ -67,6 +72,13 @@ export interface ProjectAuthConfigTable {
   updated_at: Generated<Date>;
 }
 
+export interface ProjectStorageConfigTable {
+  project_id: number;
+  /** Bytes; no row means DEFAULT_UPLOAD_LIMIT_BYTES. */
+  file_size_limit: number;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -75,6 +87,7 @@ export interface Database {
   projects: ProjectsTable;
   remote_versions: RemoteVersionsTable;
   project_auth_config: ProjectAuthConfigTable;
+  project_storage_config: ProjectStorageConfigTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

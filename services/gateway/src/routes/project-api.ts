@@ -1,0 +1,73 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendError } from '@dash/service-kit';
+import { forwardHeaders, upstreamFailed } from './proxy';
+
+export interface ProjectApiOptions {
+  storageUrl: string;
+  publicProtocol: string;
+}
+
+/** The project APIs apps call, under the dashboard's origin: `/p/{ref}/storage/v1` is Supabase's `/storage/v1`. */
+export const PROJECT_API_PREFIX = '/p/';
+
+const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+
+/**
+ * Apps call from any origin with a project key in `Authorization`/`apikey`, never with the dashboard's
+ * cookie (which is not forwarded), so any origin may call and read, as with a hosted project's API.
+ */
+const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': METHODS.join(', '),
+  'access-control-allow-headers': 'authorization, apikey, content-type, cache-control, x-upsert, x-client-info, x-metadata, range, content-length',
+  'access-control-expose-headers': 'content-length, content-range, content-type, etag, last-modified, cache-control, content-disposition',
+  'access-control-max-age': '86400',
+};
+
+export type ProjectApiTarget = { kind: 'forward'; path: string } | { kind: 'error'; status: number; message: string };
+
+/** Where `/p/{ref}/storage/v1/<rest>` goes in the storage service: `/{ref}/v1/<rest>`, still encoded. */
+export function projectApiTarget(rawPath: string): ProjectApiTarget {
+  const match = /^\/p\/([^/]*)\/([^/]*)\/v1(\/.*)?$/.exec(rawPath);
+  if (!match) return { kind: 'error', status: 404, message: `Route ${rawPath.slice(0, 200)} not found` };
+  const [, ref = '', api = '', rest = '/'] = match;
+  if (!/^[a-z0-9-]{1,64}$/.test(ref)) return { kind: 'error', status: 404, message: 'Project not found' };
+  if (api !== 'storage') return { kind: 'error', status: 404, message: `Unknown project API "${api.slice(0, 64)}"` };
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rest);
+  } catch {
+    return { kind: 'error', status: 400, message: 'The URL is not correctly encoded' };
+  }
+  // Object names never contain dot segments (the storage service refuses them too): refuse early.
+  if (decoded.split(/[/\\]/).some((s) => s === '.' || s === '..')) return { kind: 'error', status: 400, message: 'The URL must not contain dot segments' };
+  return { kind: 'forward', path: `/${ref}/v1${rest}` };
+}
+
+/**
+ * `/p/{ref}/storage/v1/*`: streams to and from the storage service, with no dashboard identity. Added
+ * by `proxyRoutes`, whose context passes bodies through unparsed and has reply-from.
+ */
+export async function projectApiRoutes(app: FastifyInstance, options: ProjectApiOptions): Promise<void> {
+  const cors = (reply: FastifyReply) => {
+    for (const [name, value] of Object.entries(CORS_HEADERS)) reply.header(name, value);
+  };
+  app.route({
+    method: METHODS,
+    url: `${PROJECT_API_PREFIX}*`,
+    handler: async (request, reply) => {
+      cors(reply);
+      if (request.method === 'OPTIONS') return reply.status(204).send();
+      const raw = request.raw.url ?? request.url;
+      const queryAt = raw.indexOf('?');
+      const target = projectApiTarget(queryAt === -1 ? raw : raw.slice(0, queryAt));
+      if (target.kind === 'error') return sendError(reply, target.status, target.message);
+      return reply.from(`${options.storageUrl}${target.path}`, {
+        retryDelay: () => null,
+        rewriteRequestHeaders: (req, headers) => forwardHeaders(req, headers as IncomingHttpHeaders, 'storage', undefined, options.publicProtocol),
+        onError: (replyToSend, { error }) => upstreamFailed(replyToSend as FastifyReply, 'storage', error),
+      });
+    },
+  });
+}

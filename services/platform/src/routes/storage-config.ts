@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FREE_PLAN_UPLOAD_LIMIT_BYTES, Permission, platformRoutes, ServiceMessages, type StorageConfig } from '@dash/contracts';
+import { addRoute, badRequest, notFound, signJwt } from '@dash/service-kit';
+import type { PlatformContext } from '../context';
+import { findProjectByRef } from '../db/projects';
+import { getProjectStorage, setUploadLimit } from '../db/storage-config';
+import { memberProject, projectJwtSecret } from '../projects';
+
+const MB = 1024 * 1024;
+export const FREE_PLAN_LIMIT_FIXED = `On the free plan the upload file size limit is fixed at ${FREE_PLAN_UPLOAD_LIMIT_BYTES / MB} MB (${FREE_PLAN_UPLOAD_LIMIT_BYTES} bytes)`;
+
+async function storageConfig(ctx: PlatformContext, projectId: number): Promise<StorageConfig> {
+  const { plan, fileSizeLimit } = await getProjectStorage(ctx.db, projectId);
+  return { fileSizeLimit, isFreeTier: plan === 'free' };
+}
+
+/** The first value of a header that proxies may send as a comma-separated list. */
+function firstHeader(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
+  return first || undefined;
+}
+
+/** The storage API's base URL on the origin the browser called (the gateway forwards its own). */
+function storageUrlOf(request: FastifyRequest, ref: string): string {
+  const proto = firstHeader(request, 'x-forwarded-proto') ?? 'http';
+  const host = firstHeader(request, 'x-forwarded-host') ?? firstHeader(request, 'host');
+  return `${proto}://${host}/p/${ref}/storage/v1`;
+}
+
+export async function storageConfigRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
+  addRoute(app, platformRoutes.getStorageConfig, async ({ identity, params }) =>
+    storageConfig(ctx, (await memberProject(ctx, identity, params.ref, Permission.ProjectStorageAll)).id),
+  );
+
+  // The contract caps the limit at 5 GB (a paid plan's most); the free plan keeps its fixed limit.
+  addRoute(app, platformRoutes.updateStorageConfig, async ({ identity, params, body }) => {
+    const { id } = await memberProject(ctx, identity, params.ref, Permission.StorageAdminWrite);
+    const { plan } = await getProjectStorage(ctx.db, id);
+    if (plan === 'free' && body.fileSizeLimit !== FREE_PLAN_UPLOAD_LIMIT_BYTES) throw badRequest(FREE_PLAN_LIMIT_FIXED);
+    await setUploadLimit(ctx.db, id, body.fileSizeLimit);
+    return storageConfig(ctx, id);
+  });
+
+  // Keys without `exp`, as a project's API keys are: they stay valid until the secret changes. `iat` is
+  // the project's creation, so the same keys come back on every read.
+  addRoute(app, platformRoutes.projectApiKeys, async ({ identity, params, request }) => {
+    const project = await memberProject(ctx, identity, params.ref, Permission.TenantSqlAdminWrite);
+    const secret = await projectJwtSecret(ctx, project);
+    const iat = Math.floor(Date.parse(project.inserted_at) / 1000);
+    const key = (role: string) => signJwt(secret, { iss: 'dash', ref: project.ref, role, iat });
+    return { storageUrl: storageUrlOf(request, project.ref), anon: key('anon'), service_role: key('service_role') };
+  });
+
+  addRoute(app, platformRoutes.projectStorageSettings, async ({ params }) => {
+    const project = await findProjectByRef(ctx.db, params.ref);
+    if (!project) throw notFound(ServiceMessages.projectNotFound);
+    const { fileSizeLimit } = await getProjectStorage(ctx.db, project.id);
+    return { jwtSecret: await projectJwtSecret(ctx, project), fileSizeLimit };
+  });
+}
