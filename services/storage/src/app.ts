@@ -1,6 +1,13 @@
 import { createServiceApp, ProjectPools, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { projectKeyVerifier } from './api-keys';
 import { bucketSchemaErrorMessage } from './bucket-rules';
+import { registerReplyStatus } from './objects/download';
+import { registerApiBucketRoutes } from './routes/api-buckets';
+import { registerApiObjectRoutes } from './routes/api-objects';
 import { registerBucketRoutes } from './routes/buckets';
+import { registerObjectRoutes } from './routes/objects';
+import type { ObjectBackend } from './backend/types';
+import type { ProjectSettingsResolver } from './project-settings';
 
 export interface StorageOptions {
   /** Secret that signs identities (DASH_INTERNAL_SECRET). */
@@ -10,10 +17,16 @@ export interface StorageOptions {
   /** Finds a project's connection string; the app then creates its pools and closes them on close. */
   resolver?: ConnectionResolver;
   logger?: boolean;
+  /** Where file bytes go (closed with the app). */
+  backend: ObjectBackend;
+  /** A project's JWT secret and upload limit. */
+  settings: ProjectSettingsResolver;
 }
 
 export interface StorageContext {
   pools: ProjectPools;
+  backend: ObjectBackend;
+  settings: ProjectSettingsResolver;
 }
 
 /** The storage service, not listening: `main.ts` listens, tests use `app.inject`. */
@@ -24,11 +37,24 @@ export function buildApp(options: StorageOptions): ServiceApp {
     if (!options.resolver) throw new Error('storage needs either pools or a connection resolver');
     pools = new ProjectPools(options.resolver);
   }
-  const ctx: StorageContext = { pools };
-  const app = createServiceApp({ name: 'storage', secret: options.secret, logger: options.logger });
+  const ctx: StorageContext = { pools, backend: options.backend, settings: options.settings };
+  const app = createServiceApp({
+    name: 'storage',
+    secret: options.secret,
+    logger: options.logger,
+    // The storage API's callers: a project's API keys and its users' JWTs, checked with its JWT secret.
+    verifyProjectKey: projectKeyVerifier(options.settings),
+  });
   // Before the routes: each route takes the formatter in force when it is added.
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(bucketSchemaErrorMessage(errors, dataVar)));
+  registerReplyStatus(app);
   registerBucketRoutes(app, ctx);
-  if (owned) app.addHook('onClose', async () => ctx.pools.closeAll());
+  registerObjectRoutes(app, ctx);
+  registerApiObjectRoutes(app, ctx);
+  registerApiBucketRoutes(app, ctx);
+  app.addHook('onClose', async () => {
+    if (owned) await ctx.pools.closeAll();
+    await ctx.backend.close();
+  });
   return app;
 }

@@ -1,8 +1,12 @@
-import { Messages, type CreateBucketBody } from '@dash/contracts';
+import { Messages, type ApiCreateBucketBody, type ApiUpdateBucketBody, type CreateBucketBody } from '@dash/contracts';
 import { badRequest } from '@dash/service-kit';
-import type { NewBucket } from './sql/buckets';
+import type { BucketChanges, NewBucket } from './sql/buckets';
 
 export const RESERVED_BUCKET_NAMES: readonly string[] = ['public'];
+
+export const BUCKET_NAME_FIXED = 'The name of a bucket cannot change';
+export const BUCKET_ID_NOT_NAME = "A bucket's id is its name: give the same id and name";
+export const invalidMimeType = (type: string) => `Invalid MIME type "${type}": use type/subtype (like image/png) or type/* (like image/*)`;
 
 /** The spec's bucket-name rules (shell spec section 5), in its order; null when the name is fine. */
 export function bucketNameProblem(name: string): string | null {
@@ -11,6 +15,9 @@ export function bucketNameProblem(name: string): string | null {
   if (RESERVED_BUCKET_NAMES.includes(name)) return Messages.bucketNameReserved;
   return null;
 }
+
+/** A MIME type (`type/subtype`) or a wildcard over one type (`type/*`), with RFC 6838's name characters. */
+const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/(?:\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*)$/;
 
 /**
  * MIME types as the create dialog sends them: trimmed, blanks dropped, repeats removed; no types at all
@@ -22,18 +29,73 @@ export function normalizeMimeTypes(types: readonly string[] | null | undefined):
   return cleaned.length > 0 ? cleaned : null;
 }
 
-/** Checks a create request and turns it into the row to insert; throws a 400 with the spec's words. */
-export function newBucketFrom(body: CreateBucketBody): NewBucket {
-  const problem = bucketNameProblem(body.id);
+/** Normalized MIME types; throws a 400 naming the first entry that is not a MIME type. */
+function allowedMimeTypesFrom(types: readonly string[] | null | undefined): string[] | null {
+  const cleaned = normalizeMimeTypes(types);
+  const wrong = cleaned?.find((t) => !MIME_TYPE.test(t));
+  if (wrong !== undefined) throw badRequest(invalidMimeType(wrong));
+  return cleaned;
+}
+
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4 };
+
+/**
+ * A bucket's upload limit in bytes: a number, or a size with a unit as storage-js allows (`'20MB'`, units
+ * stepping by 1024); null is no limit of its own. Below 0 is the spec's 400.
+ */
+export function fileSizeLimitFrom(value: number | string | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  const bytes = typeof value === 'number' ? value : bytesOf(value);
+  if (bytes < 0) throw badRequest(Messages.bucketSizeLimitMin);
+  return bytes;
+}
+
+function bytesOf(size: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(size);
+  const unit = SIZE_UNITS[(match?.[2] || 'b').toLowerCase()];
+  const bytes = match && unit !== undefined ? Math.floor(Number(match[1]) * unit) : NaN;
+  if (!Number.isSafeInteger(bytes)) throw badRequest(`Invalid file size limit "${size}": use a number of bytes or a size like 20MB`);
+  return bytes;
+}
+
+function checkedName(name: string): string {
+  const problem = bucketNameProblem(name);
   if (problem) throw badRequest(problem);
-  const limit = body.file_size_limit ?? null;
-  if (limit !== null && limit < 0) throw badRequest(Messages.bucketSizeLimitMin);
+  return name;
+}
+
+/** Checks a create request of the dashboard and turns it into the row to insert; throws a 400 with the spec's words. */
+export function newBucketFrom(body: CreateBucketBody): NewBucket {
   return {
-    name: body.id,
+    name: checkedName(body.id),
     public: body.public,
-    fileSizeLimit: limit,
-    allowedMimeTypes: normalizeMimeTypes(body.allowed_mime_types),
+    fileSizeLimit: fileSizeLimitFrom(body.file_size_limit),
+    allowedMimeTypes: allowedMimeTypesFrom(body.allowed_mime_types),
   };
+}
+
+/** The same for storage-js's create request: private unless `public` is given. */
+export function newApiBucketFrom(body: ApiCreateBucketBody): NewBucket {
+  if (body.id !== undefined && body.id !== body.name) throw badRequest(BUCKET_ID_NOT_NAME);
+  return {
+    name: checkedName(body.name),
+    public: body.public ?? false,
+    fileSizeLimit: fileSizeLimitFrom(body.file_size_limit),
+    allowedMimeTypes: allowedMimeTypesFrom(body.allowed_mime_types),
+  };
+}
+
+/**
+ * What an update request (the dashboard's or storage-js's) changes; absent fields stay. storage-js
+ * repeats the bucket's id as `id` and `name`: anything else would be a rename, which buckets do not have.
+ */
+export function bucketChangesFrom(id: string, body: ApiUpdateBucketBody): BucketChanges {
+  if ([body.id, body.name].some((name) => name !== undefined && name !== id)) throw badRequest(BUCKET_NAME_FIXED);
+  const changes: BucketChanges = {};
+  if (body.public !== undefined) changes.public = body.public;
+  if (body.file_size_limit !== undefined) changes.fileSizeLimit = fileSizeLimitFrom(body.file_size_limit);
+  if (body.allowed_mime_types !== undefined) changes.allowedMimeTypes = allowedMimeTypesFrom(body.allowed_mime_types);
+  return changes;
 }
 
 interface SchemaError {
@@ -44,8 +106,8 @@ interface SchemaError {
 }
 
 /**
- * Validation messages for the create-bucket body in the spec's words where the spec has them (a missing
- * or empty name, a negative size limit); anything else reads as Fastify's default does.
+ * Validation messages for bucket bodies in the spec's words where the spec has them (a missing or empty
+ * name, a negative size limit); anything else reads as Fastify's default does.
  */
 export function bucketSchemaErrorMessage(errors: readonly SchemaError[], dataVar: string): string {
   for (const e of errors) {

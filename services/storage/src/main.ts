@@ -1,18 +1,24 @@
 import { envPort, listen, platformConnectionResolver, requireEnv } from '@dash/service-kit';
 import { buildApp } from './app';
+import { backendFromEnv } from './backend';
+import { platformSettingsResolver } from './project-settings';
 
 /**
  * Env: PORT (default 8093), DASH_INTERNAL_SECRET (signs identities), DASH_PLATFORM_URL (the platform
- * service, which resolves a project ref to its database connection string).
+ * service: a project's connection string, JWT secret and upload limit), and where file bytes go:
+ * DASH_STORAGE_BACKEND `disk` (default; DASH_STORAGE_DIR, default `.data/storage`) or `s3`
+ * (DASH_STORAGE_S3_BUCKET, DASH_STORAGE_S3_ENDPOINT, DASH_STORAGE_S3_REGION, DASH_STORAGE_S3_FORCE_PATH_STYLE,
+ * DASH_STORAGE_S3_PREFIX, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); see `backendFromEnv`.
  *
- * The storage service has no schema of its own in the platform database yet: buckets live in each
- * project's database (`storage.buckets`). Storage settings (upload limits, file backend) will add a
- * `storage` schema in the platform database, migrated here at start with kit `migrateSchema`.
+ * Buckets and object metadata live in each project's database (`storage` schema); the service keeps
+ * no schema of its own.
  */
 async function main(): Promise<void> {
   const secret = requireEnv('DASH_INTERNAL_SECRET');
-  const resolver = platformConnectionResolver(requireEnv('DASH_PLATFORM_URL'), secret, 'storage');
-  const app = buildApp({ secret, resolver, logger: true });
+  const platformUrl = requireEnv('DASH_PLATFORM_URL');
+  const resolver = platformConnectionResolver(platformUrl, secret, 'storage');
+  const backend = backendFromEnv();
+  const app = buildApp({ secret, resolver, backend, settings: platformSettingsResolver(platformUrl, secret), logger: true });
   await listen(app, envPort('PORT', 8093));
 }
 

@@ -1,8 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEFAULT_UPLOAD_LIMIT_BYTES } from '@dash/contracts';
+import { signJwt } from '@dash/service-kit';
 import { setupTestProject, TEST_SECRET, type TestProject } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
+import { DiskBackend } from '../src/backend/disk';
+import type { ProjectStorageSettings } from '../src/project-settings';
 
 export { asRole as as, contractValidator } from '@dash/service-kit/dist/testing';
-export type Project = TestProject;
 
-/** A fresh, bootstrapped project database reachable as ref `default`, and a storage app for it. */
-export const setupProject = (): Promise<Project> => setupTestProject('storage', (pools) => buildApp({ secret: TEST_SECRET, pools }));
+export const TEST_JWT_SECRET = 'storage-test-jwt-secret-0123456789abcdef';
+
+export interface Project extends TestProject {
+  /** The project's settings as the service reads them; change `fileSizeLimit` to test limits. */
+  settings: ProjectStorageSettings;
+  /** Where the disk backend keeps bytes. */
+  backendDir: string;
+  /** API keys and user tokens signed with the project's secret. */
+  keys: { anon: string; service_role: string; user: (sub: string) => string };
+}
+
+/**
+ * A fresh, bootstrapped project database reachable as ref `default`, and a storage app for it with a
+ * disk backend in a temporary folder (removed by `close`).
+ */
+export async function setupProject(): Promise<Project> {
+  const backendDir = mkdtempSync(path.join(tmpdir(), 'dash-storage-'));
+  const settings: ProjectStorageSettings = { jwtSecret: TEST_JWT_SECRET, fileSizeLimit: DEFAULT_UPLOAD_LIMIT_BYTES };
+  const project = await setupTestProject('storage', (pools) =>
+    buildApp({ secret: TEST_SECRET, pools, backend: new DiskBackend(backendDir), settings: async () => settings }),
+  );
+  const close = project.close;
+  return Object.assign(project, {
+    settings,
+    backendDir,
+    keys: {
+      anon: signJwt(TEST_JWT_SECRET, { role: 'anon', iss: 'dash' }),
+      service_role: signJwt(TEST_JWT_SECRET, { role: 'service_role', iss: 'dash' }),
+      user: (sub: string) => signJwt(TEST_JWT_SECRET, { role: 'authenticated', sub, aud: 'authenticated' }),
+    },
+    close: async () => {
+      await close();
+      rmSync(backendDir, { recursive: true, force: true });
+    },
+  });
+}

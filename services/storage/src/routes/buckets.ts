@@ -1,9 +1,45 @@
+import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { storageRoutes, type Bucket } from '@dash/contracts';
-import { addRoute, badRequest, conflict, projectQuery, type ServiceApp } from '@dash/service-kit';
-import { newBucketFrom } from '../bucket-rules';
-import { createBucketQuery, listBucketsQuery } from '../sql/buckets';
+import { Messages, policyBucket, storageRoutes, type ApiListBucketsQuery, type Bucket } from '@dash/contracts';
+import {
+  addRoute,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  projectDbError,
+  projectTransaction,
+  type DatabaseCaller,
+  type ServiceApp,
+  type SqlQuery,
+} from '@dash/service-kit';
+import { bucketChangesFrom, newBucketFrom } from '../bucket-rules';
+import { objectStorageKey } from '../backend/types';
+import {
+  bucketHasObjectsQuery,
+  createBucketQuery,
+  deleteBucketObjectsQuery,
+  deleteBucketQuery,
+  dropObjectPolicyQuery,
+  getBucketQuery,
+  listBucketsQuery,
+  objectPoliciesQuery,
+  updateBucketQuery,
+  type BucketChanges,
+  type NewBucket,
+} from '../sql/buckets';
 import type { StorageContext } from '../app';
+
+/*
+ * Bucket operations, shared by the dashboard's routes (run as the database owner, `caller` null, after
+ * the member's permission check) and the storage API's (run as the role of the app's key, so row-level
+ * security on `storage.buckets` and `storage.objects` applies).
+ */
+
+export const BUCKET_NOT_FOUND = 'Bucket not found';
+export const BUCKET_NOT_EMPTY = 'The bucket is not empty: empty it first, then delete it';
+/** Bytes of emptied objects are deleted this many keys per backend call (S3 takes at most 1000 at once). */
+const BYTES_DELETE_BATCH = 1000;
 
 interface BucketRow extends Omit<Bucket, 'created_at' | 'updated_at'> {
   created_at: Date;
@@ -21,24 +57,117 @@ const toBucket = (row: BucketRow): Bucket => ({
   updated_at: row.updated_at.toISOString(),
 });
 
+/** Postgres's refusals as the client's mistakes: a taken name, a row-level security refusal, a bad value. */
+function bucketError(error: unknown, bucketId: string): unknown {
+  if (error instanceof pg.DatabaseError) {
+    if (error.code === '23505') return conflict(`The resource already exists: bucket "${bucketId}"`);
+    // An object still references the bucket (one the caller cannot see, or one uploaded meanwhile).
+    if (error.code === '23503') return conflict(BUCKET_NOT_EMPTY);
+    if (error.code === '42501') return forbidden(error.message);
+    if (error.code === '23514' || error.code?.startsWith('22')) return badRequest(error.message, error.code);
+  }
+  return projectDbError(error);
+}
+
+type RunQuery = (query: SqlQuery) => Promise<pg.QueryResult>;
+
+/** Runs `work` in one transaction of the project database as `caller` (the owner when null), errors mapped. */
+async function run<T>(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, bucketId: string, work: (q: RunQuery) => Promise<T>): Promise<T> {
+  try {
+    return await projectTransaction(ctx.pools, ref, caller, (client) => work((query) => client.query(query.text, query.values)));
+  } catch (error) {
+    throw bucketError(error, bucketId);
+  }
+}
+
+export async function listBuckets(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, options?: ApiListBucketsQuery): Promise<Bucket[]> {
+  const { rows } = await run(ctx, ref, caller, '', (q) => q(listBucketsQuery(options)));
+  return rows.map(toBucket);
+}
+
+export async function getBucket(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, id: string): Promise<Bucket> {
+  const { rows } = await run(ctx, ref, caller, id, (q) => q(getBucketQuery(id)));
+  if (!rows[0]) throw notFound(BUCKET_NOT_FOUND);
+  return toBucket(rows[0]);
+}
+
+export async function createBucket(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, bucket: NewBucket): Promise<Bucket> {
+  const { rows } = await run(ctx, ref, caller, bucket.name, (q) => q(createBucketQuery(bucket)));
+  return toBucket(rows[0]);
+}
+
+export async function updateBucket(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, id: string, changes: BucketChanges): Promise<Bucket> {
+  const { rows } = await run(ctx, ref, caller, id, (q) => q(updateBucketQuery(id, changes)));
+  if (!rows[0]) throw notFound(BUCKET_NOT_FOUND);
+  return toBucket(rows[0]);
+}
+
+/**
+ * Deletes the bucket's object rows in one transaction, then their bytes. Bytes go only after the rows
+ * are gone for good; if deleting them fails, the objects are already deleted for every reader, so the
+ * failure is logged (the bytes are unreachable) rather than reported as a failed empty.
+ */
+export async function emptyBucket(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, id: string, log: FastifyBaseLogger): Promise<number> {
+  const deleted = await run(ctx, ref, caller, id, async (q) => {
+    const { rows } = await q(getBucketQuery(id));
+    if (!rows[0]) throw notFound(BUCKET_NOT_FOUND);
+    return (await q(deleteBucketObjectsQuery(id))).rows as Array<{ id: string; version: string | null }>;
+  });
+  try {
+    for (let start = 0; start < deleted.length; start += BYTES_DELETE_BATCH) {
+      const keys: string[] = [];
+      for (const object of deleted.slice(start, start + BYTES_DELETE_BATCH)) {
+        // An object without a version never received bytes.
+        if (object.version !== null) keys.push(objectStorageKey(ref, id, object.id, object.version));
+      }
+      if (keys.length > 0) await ctx.backend.delete(keys);
+    }
+  } catch (error) {
+    log.error({ err: error, ref, bucket: id }, 'the bytes of an emptied bucket could not all be deleted');
+  }
+  return deleted.length;
+}
+
+/**
+ * Deletes an empty bucket. With `dropPolicies` (the dashboard), the policies on `storage.objects`
+ * grouped under it go in the same transaction: their names, sorted.
+ */
+export async function deleteBucket(
+  ctx: StorageContext,
+  ref: string,
+  caller: DatabaseCaller | null,
+  id: string,
+  { dropPolicies }: { dropPolicies: boolean },
+): Promise<string[]> {
+  return run(ctx, ref, caller, id, async (q) => {
+    const { rows } = await q(bucketHasObjectsQuery(id));
+    if (rows[0].has_objects) throw conflict(BUCKET_NOT_EMPTY);
+    if ((await q(deleteBucketQuery(id))).rowCount === 0) throw notFound(BUCKET_NOT_FOUND);
+    if (!dropPolicies) return [];
+    const policies = (await q(objectPoliciesQuery())).rows as Array<{ name: string; qual: string | null; with_check: string | null }>;
+    const grouped = policies.filter((p) => policyBucket(p.qual) === id || policyBucket(p.with_check) === id).map((p) => p.name);
+    for (const name of grouped) await q(dropObjectPolicyQuery(name));
+    return grouped;
+  });
+}
+
+/** The dashboard's bucket routes: the member's permission is checked by the route's access rule. */
 export function registerBucketRoutes(app: ServiceApp, ctx: StorageContext): void {
-  addRoute(app, storageRoutes.listBuckets, async ({ params }) => {
-    const rows = await projectQuery<BucketRow>(ctx.pools, params.ref, listBucketsQuery());
-    return rows.map(toBucket);
+  addRoute(app, storageRoutes.listBuckets, async ({ params }) => listBuckets(ctx, params.ref, null));
+
+  addRoute(app, storageRoutes.createBucket, async ({ params, body }) => createBucket(ctx, params.ref, null, newBucketFrom(body)));
+
+  addRoute(app, storageRoutes.updateBucket, async ({ params, body }) =>
+    updateBucket(ctx, params.ref, null, params.id, bucketChangesFrom(params.id, body)),
+  );
+
+  addRoute(app, storageRoutes.emptyBucket, async ({ params, request }) => {
+    const count = await emptyBucket(ctx, params.ref, null, params.id, request.log);
+    return { message: `Successfully emptied bucket ${params.id} (${count} ${count === 1 ? 'object' : 'objects'} deleted)` };
   });
 
-  addRoute(app, storageRoutes.createBucket, async ({ params, body }) => {
-    const bucket = newBucketFrom(body);
-    try {
-      const [row] = await projectQuery<BucketRow>(ctx.pools, params.ref, createBucketQuery(bucket));
-      return toBucket(row!);
-    } catch (error) {
-      if (error instanceof pg.DatabaseError) {
-        if (error.code === '23505') throw conflict(`The resource already exists: bucket "${bucket.name}"`);
-        // Check constraints and bad values of the request (class 22 data exception, 23514 check violation).
-        if (error.code === '23514' || error.code?.startsWith('22')) throw badRequest(error.message, error.code);
-      }
-      throw error;
-    }
+  addRoute(app, storageRoutes.deleteBucket, async ({ params }) => {
+    const deletedPolicies = await deleteBucket(ctx, params.ref, null, params.id, { dropPolicies: true });
+    return { message: Messages.bucketDeleted(params.id), deletedPolicies };
   });
 }

@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import { StorageApiMessages } from '@dash/contracts';
+import { forbidden, unauthorized, verifyJwt, type ProjectKeyCaller } from '@dash/service-kit';
+import type { ProjectSettingsResolver } from './project-settings';
+
+/** The database roles a token may name to use the storage API. */
+export const API_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role'];
+
+/** The token of a request: `Authorization: Bearer` (a user's JWT or a key) first, else `apikey`. */
+export function requestToken(request: FastifyRequest): string | null {
+  const authorization = request.headers.authorization;
+  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  if (bearer) return bearer;
+  const apikey = request.headers.apikey;
+  const key = Array.isArray(apikey) ? apikey[0] : apikey;
+  return key && key.trim() !== '' ? key.trim() : null;
+}
+
+/**
+ * Verifies the token of a storage API call with the project's JWT secret: a missing or invalid token is
+ * a 401, a role other than anon, authenticated or service_role a 403. The caller acts as that role with
+ * the token's claims (so `auth.uid()` in a policy is the token's `sub`).
+ */
+export function projectKeyVerifier(settings: ProjectSettingsResolver): (request: FastifyRequest) => Promise<ProjectKeyCaller> {
+  return async (request) => {
+    const token = requestToken(request);
+    if (!token) throw unauthorized(StorageApiMessages.missingKey);
+    const { ref } = request.params as { ref: string };
+    const { jwtSecret } = await settings(ref);
+    const verified = verifyJwt(jwtSecret, token);
+    if ('error' in verified) throw unauthorized(verified.error);
+    const role = verified.claims.role;
+    if (typeof role !== 'string' || !API_ROLES.includes(role)) throw forbidden(StorageApiMessages.roleNotAllowed(String(role ?? '')));
+    return { role, claims: verified.claims };
+  };
+}

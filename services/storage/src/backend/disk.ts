@@ -1,0 +1,157 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { constants, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { meterBody } from './metered-body';
+import { BytesNotFoundError, type ByteRange, type ObjectBackend, type PutOptions, type StoredBytes } from './types';
+
+/**
+ * Bytes as files under `root` (by default `.data/storage`): `objects/<key>` holds the bytes and
+ * `etags/<key>` the entity tag (MD5, as S3 gives for single-part uploads), in a tree of its own so no
+ * key can collide with a tag file. A put or copy writes to `tmp/` and renames into place, so a reader
+ * never sees a partial file. Files are never changed in place, which lets `get` stream from the file it
+ * opened even when the key is replaced or deleted meanwhile.
+ */
+export class DiskBackend implements ObjectBackend {
+  constructor(readonly root: string) {}
+
+  async put(key: string, body: Readable, options: PutOptions): Promise<StoredBytes> {
+    const target = this.paths(key);
+    const md5 = createHash('md5');
+    const metered = meterBody(body, options.maxBytes, (chunk) => md5.update(chunk));
+    const temp = this.tempFile();
+    try {
+      await mkdir(path.dirname(temp), { recursive: true });
+      await pipeline(metered.stream, createWriteStream(temp, { flags: 'wx' }));
+      const eTag = `"${md5.digest('hex')}"`;
+      await this.moveIntoPlace(temp, target, eTag);
+      return { size: metered.bytes(), eTag };
+    } catch (error) {
+      metered.release();
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<{ body: Readable; size: number }> {
+    const file = this.paths(key).bytes;
+    const handle = await open(file, 'r').catch((error: unknown) => {
+      throw isMissing(error) ? new BytesNotFoundError(key) : error;
+    });
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new BytesNotFoundError(key);
+      // The stream owns the handle from here and closes it when it ends or is destroyed.
+      return { body: handle.createReadStream(range ? { start: range.start, end: range.end } : {}), size: info.size };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<StoredBytes | null> {
+    const { bytes, eTag } = this.paths(key);
+    const info = await stat(bytes).catch(unlessMissing(null));
+    if (!info?.isFile()) return null;
+    // A tag can only be missing after a crash between the two renames or for files copied in by hand.
+    const fallback = `"${info.size.toString(16)}-${Math.trunc(info.mtimeMs).toString(16)}"`;
+    const tag = await readFile(eTag, 'utf8').catch(unlessMissing(fallback));
+    return { size: info.size, eTag: tag };
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<StoredBytes> {
+    const source = await this.head(fromKey);
+    if (!source) throw new BytesNotFoundError(fromKey);
+    const from = this.paths(fromKey);
+    const target = this.paths(toKey);
+    const temp = this.tempFile();
+    try {
+      await mkdir(path.dirname(temp), { recursive: true });
+      // A copy-on-write clone where the filesystem has them, a plain copy elsewhere.
+      await copyFile(from.bytes, temp, constants.COPYFILE_FICLONE).catch((error: unknown) => {
+        throw isMissing(error) ? new BytesNotFoundError(fromKey) : error;
+      });
+      await this.moveIntoPlace(temp, target, source.eTag);
+      return source;
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    await Promise.all(
+      keys.map(async (key) => {
+        const { bytes, eTag } = this.paths(key);
+        await Promise.all([rm(bytes, { force: true }), rm(eTag, { force: true })]);
+        await Promise.all([this.pruneEmptyFolders(bytes, 'objects'), this.pruneEmptyFolders(eTag, 'etags')]);
+      }),
+    );
+  }
+
+  async close(): Promise<void> {}
+
+  private paths(key: string): { bytes: string; eTag: string } {
+    // Keys are built by objectStorageKey from ids and URI-encoded bucket names; refuse anything else.
+    if (key.split('/').some((s) => s === '' || s === '.' || s === '..') || key.includes('\\') || key.includes('\0')) {
+      throw new Error(`Bad storage key ${key}`);
+    }
+    return { bytes: path.join(this.root, 'objects', key), eTag: path.join(this.root, 'etags', key) };
+  }
+
+  private tempFile(): string {
+    return path.join(this.root, 'tmp', randomUUID());
+  }
+
+  /**
+   * Renames finished bytes at `temp` to `target`, the tag first: until the bytes arrive, a head of a new
+   * key still finds nothing.
+   */
+  private async moveIntoPlace(temp: string, target: { bytes: string; eTag: string }, eTag: string): Promise<void> {
+    const tagTemp = `${temp}.etag`;
+    try {
+      await writeFile(tagTemp, eTag, { flag: 'wx' });
+      await renameMakingFolders(tagTemp, target.eTag);
+      await renameMakingFolders(temp, target.bytes);
+    } finally {
+      await rm(tagTemp, { force: true });
+    }
+  }
+
+  /** Removes the folders above a deleted file that are now empty, so deleted objects leave no trace. */
+  private async pruneEmptyFolders(file: string, tree: 'objects' | 'etags'): Promise<void> {
+    const top = path.join(this.root, tree);
+    for (let folder = path.dirname(file); folder.startsWith(top + path.sep); folder = path.dirname(folder)) {
+      // rmdir refuses folders that still hold something; a concurrent delete may have removed it already.
+      if (!(await rmdir(folder).then(() => true, () => false))) return;
+    }
+  }
+}
+
+/** Renames `from` to `to`, creating `to`'s folders; retried because a concurrent delete may prune them. */
+async function renameMakingFolders(from: string, to: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await mkdir(path.dirname(to), { recursive: true });
+    try {
+      await rename(from, to);
+      return;
+    } catch (error) {
+      if (!isMissing(error) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** A catch handler: `value` when the file is missing, the error otherwise. */
+function unlessMissing<T>(value: T): (error: unknown) => T {
+  return (error) => {
+    if (isMissing(error)) return value;
+    throw error;
+  };
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
