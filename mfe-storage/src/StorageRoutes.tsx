@@ -3,6 +3,8 @@ import { AreaLayout, NoAccess, Spinner, usePermission, useProjectRef } from '@da
 import { Permission } from '@dash/contracts';
 import { BucketPage } from './pages/BucketPage';
 import { BucketsPage } from './pages/BucketsPage';
+import { StoragePoliciesPage } from './pages/StoragePoliciesPage';
+import { StorageSettingsPage } from './pages/StorageSettingsPage';
 import { storagePaths } from './paths';
 import './storage.css';
 
@@ -19,6 +21,8 @@ function StorageArea() {
       <Route index element={<Navigate to="buckets" replace />} />
       <Route path="buckets" element={<BucketsPage />} />
       <Route path="buckets/:bucketId" element={<BucketPage />} />
+      <Route path="policies" element={<StoragePoliciesPage />} />
+      <Route path="settings" element={<StorageSettingsPage />} />
       <Route path="*" element={<ToBuckets />} />
     </Routes>
   );
@@ -26,8 +30,13 @@ function StorageArea() {
 
 /** Descendant routes under /project/:ref/storage. */
 export function StorageRoutes() {
+  const ref = useProjectRef();
   // Absolute: a relative `to` in the area menu would resolve below the current (splat) path.
-  const nav = [{ label: 'Buckets', to: storagePaths.buckets(useProjectRef()) }];
+  const nav = [
+    { label: 'Buckets', to: storagePaths.buckets(ref) },
+    { label: 'Policies', to: storagePaths.policies(ref) },
+    { label: 'Settings', to: storagePaths.settings(ref) },
+  ];
   return (
     <div className="st-root" data-build={__DASH_BUILD_LABEL__}>
       <AreaLayout title="Storage" nav={nav}>

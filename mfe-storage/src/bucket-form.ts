@@ -1,5 +1,5 @@
-import { Messages, type CreateBucketBody } from '@dash/contracts';
-import { toBytes, type SizeUnit } from './sizes';
+import { Messages, type Bucket, type CreateBucketBody, type UpdateBucketBody } from '@dash/contracts';
+import { toBytes, wholeUnits, type SizeUnit } from './sizes';
 
 export interface BucketFormValues {
   name: string;
@@ -22,14 +22,32 @@ export const EMPTY_BUCKET_FORM: BucketFormValues = {
   mimeTypes: '',
 };
 
+/** The form of an existing bucket, its limit in the largest unit that keeps it a whole number. */
+export function bucketFormOf(bucket: Bucket): BucketFormValues {
+  const limit = bucket.file_size_limit === null ? null : wholeUnits(bucket.file_size_limit);
+  return {
+    name: bucket.name,
+    public: bucket.public,
+    limitEnabled: limit !== null,
+    limitValue: limit === null ? '' : String(limit.value),
+    limitUnit: limit?.unit ?? 'MB',
+    mimeTypes: (bucket.allowed_mime_types ?? []).join(', '),
+  };
+}
+
 export type BucketFormErrors = Partial<Record<'name' | 'limitValue', string>>;
 
-/** The create-bucket rules of the spec. The lowercase hint on the name is advice, not a rule. */
-export function validateBucketForm(values: BucketFormValues): BucketFormErrors {
+/**
+ * The bucket rules of the spec. The lowercase hint on the name is advice, not a rule; an existing
+ * bucket's name cannot change, so editing checks only the size limit.
+ */
+export function validateBucketForm(values: BucketFormValues, editing = false): BucketFormErrors {
   const errors: BucketFormErrors = {};
-  if (values.name.trim() === '') errors.name = Messages.bucketNameRequired;
-  else if (/\s$/.test(values.name)) errors.name = Messages.bucketNameTrailingWhitespace;
-  else if (values.name === 'public') errors.name = Messages.bucketNameReserved;
+  if (!editing) {
+    if (values.name.trim() === '') errors.name = Messages.bucketNameRequired;
+    else if (/\s$/.test(values.name)) errors.name = Messages.bucketNameTrailingWhitespace;
+    else if (values.name === 'public') errors.name = Messages.bucketNameReserved;
+  }
   if (values.limitEnabled && !(values.limitValue !== '' && Number(values.limitValue) >= 0)) errors.limitValue = Messages.bucketSizeLimitMin;
   return errors;
 }
@@ -46,13 +64,21 @@ export function parseMimeTypes(value: string): string[] {
     .filter((type) => type.length > 0);
 }
 
-/** The request body for a valid form. */
-export function toCreateBucketBody(values: BucketFormValues): CreateBucketBody {
+/** The limit and MIME types of a valid form, as both create and update take them (null: none). */
+function limits(values: BucketFormValues): Required<Pick<CreateBucketBody, 'file_size_limit' | 'allowed_mime_types'>> {
   const mimeTypes = parseMimeTypes(values.mimeTypes);
   return {
-    id: values.name,
-    public: values.public,
     file_size_limit: values.limitEnabled ? toBytes(Number(values.limitValue), values.limitUnit) : null,
     allowed_mime_types: mimeTypes.length > 0 ? mimeTypes : null,
   };
+}
+
+/** The create request body for a valid form. */
+export function toCreateBucketBody(values: BucketFormValues): CreateBucketBody {
+  return { id: values.name, public: values.public, ...limits(values) };
+}
+
+/** The update request body for a valid form: everything but the name, which cannot change. */
+export function toUpdateBucketBody(values: BucketFormValues): UpdateBucketBody {
+  return { public: values.public, ...limits(values) };
 }

@@ -6,7 +6,11 @@ const storageModule: RemoteModule<ComponentType> = {
   contractVersion: REMOTE_CONTRACT_VERSION,
   name: 'mfe_storage',
   routes: StorageRoutes,
-  nav: [{ label: 'Buckets', path: 'buckets' }],
+  nav: [
+    { label: 'Buckets', path: 'buckets' },
+    { label: 'Policies', path: 'policies' },
+    { label: 'Settings', path: 'settings' },
+  ],
   requiredPermissions: [Permission.ProjectStorageAll],
 };
 

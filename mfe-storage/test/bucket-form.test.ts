@@ -1,6 +1,7 @@
 import { Messages } from '@dash/contracts';
-import { EMPTY_BUCKET_FORM, digitsOnly, parseMimeTypes, toCreateBucketBody, validateBucketForm } from '../src/bucket-form';
-import { formatBytes, toBytes } from '../src/sizes';
+import { EMPTY_BUCKET_FORM, bucketFormOf, digitsOnly, parseMimeTypes, toCreateBucketBody, toUpdateBucketBody, validateBucketForm } from '../src/bucket-form';
+import { formatBytes, toBytes, wholeUnits } from '../src/sizes';
+import { avatars, invoices } from './fixtures';
 
 describe('bucket form rules', () => {
   it('applies the name rules in the spec order', () => {
@@ -29,5 +30,27 @@ describe('bucket form rules', () => {
     expect(formatBytes(1536)).toBe('1.5 KB');
     expect(formatBytes(12)).toBe('12 bytes');
     expect(toCreateBucketBody({ ...EMPTY_BUCKET_FORM, name: 'a', mimeTypes: ' , ' }).allowed_mime_types).toBeNull();
+  });
+
+  it('keeps a limit a whole number of the largest unit that divides it', () => {
+    expect(wholeUnits(52428800)).toEqual({ value: 50, unit: 'MB' });
+    expect(wholeUnits(5368709120)).toEqual({ value: 5, unit: 'GB' });
+    expect(wholeUnits(1536)).toEqual({ value: 1536, unit: 'bytes' });
+    expect(wholeUnits(2048)).toEqual({ value: 2, unit: 'KB' });
+    expect(wholeUnits(0)).toEqual({ value: 0, unit: 'bytes' });
+  });
+
+  it('edits a bucket from its own values, without the name, which cannot change', () => {
+    expect(bucketFormOf(avatars)).toEqual({ name: 'avatars', public: true, limitEnabled: true, limitValue: '2', limitUnit: 'MB', mimeTypes: 'image/*, application/pdf' });
+    expect(bucketFormOf(invoices)).toEqual({ ...EMPTY_BUCKET_FORM, name: 'invoices' });
+    expect(toUpdateBucketBody(bucketFormOf(avatars))).toEqual({ public: true, file_size_limit: 2097152, allowed_mime_types: ['image/*', 'application/pdf'] });
+    expect(toUpdateBucketBody({ ...bucketFormOf(avatars), public: false, limitEnabled: false, mimeTypes: '' })).toEqual({
+      public: false,
+      file_size_limit: null,
+      allowed_mime_types: null,
+    });
+    // An existing bucket keeps its name, even one the create rules would refuse today.
+    expect(validateBucketForm({ ...EMPTY_BUCKET_FORM, name: 'public' }, true)).toEqual({});
+    expect(validateBucketForm({ ...EMPTY_BUCKET_FORM, name: 'public', limitEnabled: true }, true).limitValue).toBe(Messages.bucketSizeLimitMin);
   });
 });

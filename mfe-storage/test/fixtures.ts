@@ -1,4 +1,4 @@
-import type { Bucket, RouteReply, storageRoutes } from '@dash/contracts';
+import type { Bucket, PgPolicy, PgRole, RouteReply, storageRoutes } from '@dash/contracts';
 
 export const avatars: Bucket = {
   id: 'avatars',
@@ -36,3 +36,55 @@ export function createdBucket(id: string, body: { public: boolean; file_size_lim
     updated_at: '2026-11-22T12:00:00.000Z',
   };
 }
+
+const policy = (id: number, table: 'objects' | 'buckets', name: string, command: PgPolicy['command'], definition: string | null, check: string | null, roles = ['public']): PgPolicy => ({
+  id,
+  schema: 'storage',
+  table,
+  table_id: table === 'objects' ? 17001 : 17000,
+  name,
+  action: 'PERMISSIVE',
+  roles,
+  command,
+  definition,
+  check,
+});
+
+/** Expressions as Postgres prints them back (pg_get_expr): parenthesised, literals cast. */
+export const storagePoliciesReply: PgPolicy[] = [
+  policy(31001, 'objects', 'Avatar uploads', 'INSERT', null, "(bucket_id = 'avatars'::text)", ['authenticated']),
+  policy(31002, 'objects', 'Anyone reads avatars', 'SELECT', "((bucket_id = 'avatars'::text) AND (auth.role() = 'anon'::text))", null),
+  policy(31003, 'objects', 'Mentions avatars', 'SELECT', "(name ~~ '%bucket_id = ''avatars''%'::text)", null),
+  policy(31004, 'objects', 'Either bucket', 'SELECT', "((bucket_id = 'avatars'::text) OR (bucket_id = 'invoices'::text))", null),
+  policy(31005, 'objects', 'Archive cleanup', 'DELETE', "(bucket_id = 'archive'::text)", null),
+  policy(31006, 'buckets', 'Anyone lists buckets', 'SELECT', 'true', null),
+  policy(31007, 'objects', 'Owners update invoices', 'UPDATE', "((bucket_id = 'invoices'::text) AND (owner_id = (auth.uid())::text))", "((bucket_id = 'invoices'::text) AND (owner_id = (auth.uid())::text))", ['authenticated']),
+  policy(31008, 'objects', 'Accountants read invoices', 'SELECT', "(bucket_id = 'invoices'::text)", null, ['authenticated', 'service_role']),
+];
+
+const role = (id: number, name: string, extra: Partial<PgRole> = {}): PgRole => ({
+  id,
+  name,
+  isSuperuser: false,
+  canCreateDb: false,
+  canCreateRole: false,
+  inheritRole: true,
+  canLogin: false,
+  isReplicationRole: false,
+  canBypassRls: false,
+  activeConnections: 0,
+  connectionLimit: -1,
+  password: '********',
+  validUntil: null,
+  config: null,
+  ...extra,
+});
+
+export const rolesReply: PgRole[] = [
+  role(10, 'postgres', { isSuperuser: true, canLogin: true, canBypassRls: true }),
+  role(16384, 'anon'),
+  role(16385, 'authenticated'),
+  role(16386, 'service_role', { canBypassRls: true }),
+  role(16387, 'authenticator', { canLogin: true }),
+  role(16388, 'dashboard_user', { canCreateDb: true, canCreateRole: true }),
+];

@@ -4,6 +4,7 @@ import { mockFetch, permissionsAnswer, renderArea, type MockAnswer } from '@dash
 import { Messages, type Bucket } from '@dash/contracts';
 import { StorageRoutes } from '../src/StorageRoutes';
 import { bucketsReply, createdBucket } from './fixtures';
+import { currentPath, renderStorage } from './render';
 
 const url = '/project/default/storage/buckets';
 const BUCKETS = 'GET /api/storage/default/buckets';
@@ -135,7 +136,7 @@ describe('create bucket', () => {
 
   it('posts the bucket (2 MB → 2097152 bytes, MIME list split and trimmed), then opens its page', async () => {
     const fetchMock = mockFetch({ ...permissionsAnswer('default', 'owner'), ...statefulBuckets(bucketsReply) });
-    renderArea(StorageRoutes, { mount: 'storage', url });
+    renderStorage(url);
     const dialog = await openCreateDialog();
 
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name of bucket' }), 'user-uploads');
@@ -151,21 +152,18 @@ describe('create bucket', () => {
       { id: 'user-uploads', public: true, file_size_limit: 2097152, allowed_mime_types: ['image/*', 'application/pdf'] },
     ]);
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(await screen.findByRole('heading', { level: 1, name: 'user-uploads' })).toBeTruthy();
-    const settings = screen.getByRole('region', { name: 'Bucket settings' });
-    expect(settings.textContent).toContain('2 MB (2,097,152 bytes)');
-    expect(settings.textContent).toContain('application/pdf');
+    await waitFor(() => expect(currentPath()).toBe('/project/default/storage/buckets/user-uploads'));
   });
 
   it('sends null limits when the size limit is off and the MIME list is blank', async () => {
     const fetchMock = mockFetch({ ...permissionsAnswer('default', 'owner'), ...statefulBuckets([]) });
-    renderArea(StorageRoutes, { mount: 'storage', url });
+    renderStorage(url);
     const dialog = await openCreateDialog();
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name of bucket' }), 'docs');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create bucket' }));
     await waitFor(async () => expect(await fetchMock.bodiesOf(CREATE)).toHaveLength(1));
     expect(await fetchMock.bodiesOf(CREATE)).toEqual([{ id: 'docs', public: false, file_size_limit: null, allowed_mime_types: null }]);
-    expect(await screen.findByRole('region', { name: 'Bucket settings' })).toBeTruthy();
+    await waitFor(() => expect(currentPath()).toBe('/project/default/storage/buckets/docs'));
   });
 
   it('keeps the dialog open and shows the failure when creation fails', async () => {
@@ -183,27 +181,19 @@ describe('create bucket', () => {
   });
 });
 
-describe('bucket page', () => {
-  it("shows the bucket's header and settings, and no upload prompt", async () => {
+describe('storage area menu', () => {
+  it('offers Buckets, Policies and Settings, marking the current page', async () => {
     mockFetch(answers('owner'));
-    renderArea(StorageRoutes, { mount: 'storage', url: `${url}/invoices` });
-    const heading = await screen.findByRole('heading', { level: 1 });
-    expect(heading.textContent).toBe('invoices');
-    expect(heading.parentElement!.textContent).toContain('Private');
-    const settings = screen.getByRole('region', { name: 'Bucket settings' });
-    expect(settings.textContent).toContain('Project limit');
-    expect(settings.textContent).toContain('Files of any type can be uploaded.');
-    expect(screen.queryByText(/Drop your files here/)).toBeNull();
-    expect(screen.getByRole('link', { name: '← All buckets' }).getAttribute('href')).toBe('/project/default/storage/buckets');
+    renderArea(StorageRoutes, { mount: 'storage', url });
+    await screen.findByRole('table', { name: 'Buckets' });
     const menu = screen.getByRole('complementary', { name: 'Storage menu' });
-    const menuLink = within(menu).getByRole('link', { name: 'Buckets' });
-    expect(menuLink.getAttribute('href')).toBe('/project/default/storage/buckets');
-    expect(menuLink.className).toContain('is-active');
-  });
-
-  it('says when the bucket does not exist', async () => {
-    mockFetch(answers('owner'));
-    renderArea(StorageRoutes, { mount: 'storage', url: `${url}/missing` });
-    expect(await screen.findByText('Bucket not found')).toBeTruthy();
+    const links = within(menu).getAllByRole('link');
+    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
+      ['Buckets', '/project/default/storage/buckets'],
+      ['Policies', '/project/default/storage/policies'],
+      ['Settings', '/project/default/storage/settings'],
+    ]);
+    expect(links[0]!.className).toContain('is-active');
+    expect(links[1]!.className).not.toContain('is-active');
   });
 });

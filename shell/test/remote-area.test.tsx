@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import { loadRemote, registerRemotes } from '../src/federation/loader';
 import { clearRemoteModuleCache } from '../src/federation/remoteModules';
@@ -89,6 +89,12 @@ describe('RemoteArea', () => {
     shell = renderShell(`/project/${project.ref}`);
     expect(await screen.findByText(`Tables of ${project.ref}`)).toBeTruthy();
     expect(shell.location()).toBe(`/project/${project.ref}/editor`);
+  });
+
+  it('sends the storage settings address of the spec to the storage area', async () => {
+    signedInApi();
+    shell = renderShell(`/project/${project.ref}/settings/storage`);
+    await waitFor(() => expect(shell!.location()).toBe(`/project/${project.ref}/storage/settings`));
   });
 
   it('shows the error panel with Retry when loading fails, and Retry re-registers the remote and loads again', async () => {

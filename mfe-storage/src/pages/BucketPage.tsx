@@ -1,31 +1,21 @@
-import type { ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Badge, EmptyState, ErrorPanel, Spinner, useProjectRef } from '@dash/shell-sdk';
 import { Messages } from '@dash/contracts';
 import { useStorageBucketsQuery } from '../api/buckets';
-import { formatDateTime } from '../format';
+import { BucketActions } from '../components/BucketActions';
+import { Explorer } from '../explorer/Explorer';
 import { storagePaths } from '../paths';
-import { formatBytes } from '../sizes';
-import { MimeTypes, bucketsFailureHint } from './BucketsPage';
+import { bucketsFailureHint } from './BucketsPage';
 
-function Setting({ label, children, hint }: { label: string; children: ReactNode; hint?: ReactNode }) {
-  return (
-    <div className="st-setting">
-      <dt>{label}</dt>
-      <dd>
-        <div>{children}</div>
-        {hint && <p className="st-setting__hint">{hint}</p>}
-      </dd>
-    </div>
-  );
-}
-
-/** One bucket: its header and a summary of its settings. */
+/** One bucket: its header (name, access, bucket menu) and its file explorer filling the area. */
 export function BucketPage() {
   const ref = useProjectRef();
   const { bucketId = '' } = useParams();
   const { data, error, isLoading, isFetching, refetch } = useStorageBucketsQuery({ ref });
   const bucket = data?.find((b) => b.id === bucketId);
+  /** Emptying the bucket starts its explorer afresh. */
+  const [emptied, setEmptied] = useState(0);
 
   const back = (
     <Link className="st-back" to={storagePaths.buckets(ref)}>
@@ -45,41 +35,19 @@ export function BucketPage() {
   }
 
   return (
-    <>
-      {back}
-      <header className="st-bucket-header">
-        <span className="st-bucket-icon st-bucket-icon--lg" aria-hidden />
-        <h1>{bucket.name}</h1>
-        {bucket.public ? <Badge tone="warning">Public</Badge> : <Badge>Private</Badge>}
-      </header>
-      <section className="dash-card" aria-label="Bucket settings">
-        <div className="dash-card__header">
-          <h2 className="st-card-title">Bucket settings</h2>
+    <div className="sx-page">
+      <header className="sx-page__header">
+        {back}
+        <div className="sx-page__title">
+          <span className="st-bucket-icon st-bucket-icon--lg" aria-hidden />
+          <h1>{bucket.name}</h1>
+          {bucket.public ? <Badge tone="warning">Public</Badge> : <Badge>Private</Badge>}
+          <span className="sx-page__actions">
+            <BucketActions bucket={bucket} onEmptied={() => setEmptied((n) => n + 1)} />
+          </span>
         </div>
-        <dl className="st-settings">
-          <Setting
-            label="Access"
-            hint={
-              bucket.public
-                ? 'Anyone with a file’s URL can read it, without authorization. Uploads and changes follow the storage policies.'
-                : 'Every read, upload and change is checked against the storage policies of this bucket.'
-            }
-          >
-            {bucket.public ? 'Public' : 'Private'}
-          </Setting>
-          <Setting label="File size limit" hint={bucket.file_size_limit === null ? 'No limit of its own: the project’s upload limit applies.' : undefined}>
-            {bucket.file_size_limit === null ? 'Project limit' : `${formatBytes(bucket.file_size_limit)} (${bucket.file_size_limit.toLocaleString('en-US')} bytes)`}
-          </Setting>
-          <Setting label="Allowed MIME types" hint={bucket.allowed_mime_types?.length ? undefined : 'Files of any type can be uploaded.'}>
-            <MimeTypes types={bucket.allowed_mime_types} />
-          </Setting>
-          <Setting label="Bucket id">
-            <code>{bucket.id}</code>
-          </Setting>
-          <Setting label="Created">{formatDateTime(bucket.created_at)}</Setting>
-          <Setting label="Last updated">{formatDateTime(bucket.updated_at)}</Setting>
-        </dl>
-      </section>
-    </>
+      </header>
+      <Explorer key={`${bucket.id}:${emptied}`} bucket={bucket} />
+    </div>
   );
 }

@@ -3,7 +3,8 @@ import { Link } from 'react-router-dom';
 import { Badge, EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
 import { Messages, type Bucket } from '@dash/contracts';
 import { useStorageBucketsQuery } from '../api/buckets';
-import { CreateBucketDialog } from '../components/CreateBucketDialog';
+import { BucketActions } from '../components/BucketActions';
+import { BucketFormDialog } from '../components/BucketFormDialog';
 import { NewBucketButton } from '../components/NewBucketButton';
 import { formatDate } from '../format';
 import { storagePaths } from '../paths';
@@ -44,11 +45,14 @@ function BucketRow({ projectRef, bucket }: { projectRef: string; bucket: Bucket 
       <td className="st-nowrap st-muted" title={bucket.created_at}>
         {formatDate(bucket.created_at)}
       </td>
+      <td className="st-table__actions">
+        <BucketActions bucket={bucket} />
+      </td>
     </tr>
   );
 }
 
-/** The project's buckets, with New bucket for members who may create them. */
+/** The project's buckets, with New bucket and each bucket's menu for members who may change them. */
 export function BucketsPage() {
   const ref = useProjectRef();
   const [creating, setCreating] = useState(false);
@@ -80,6 +84,9 @@ export function BucketsPage() {
               <th>File size limit</th>
               <th>Allowed MIME types</th>
               <th>Created</th>
+              <th className="st-table__actions">
+                <span className="st-visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -100,7 +107,7 @@ export function BucketsPage() {
         actions={!error && buckets.length > 0 ? <NewBucketButton onClick={openCreate} /> : undefined}
       />
       {body}
-      {creating && <CreateBucketDialog onClose={() => setCreating(false)} />}
+      {creating && <BucketFormDialog onClose={() => setCreating(false)} />}
     </>
   );
 }

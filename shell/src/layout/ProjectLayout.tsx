@@ -10,6 +10,9 @@ import { useRegistry } from '../registry/context';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
 
+/** Addresses of the spec that a remote serves at another path of its own area. */
+const ADDRESS_ALIASES: Record<string, string> = { 'settings/storage': 'storage/settings' };
+
 const REF_PATTERN = new RegExp(RefParams.properties.ref.pattern ?? '^[a-z0-9-]{1,64}$');
 
 /** The remote whose mount the rest of the path (`editor/123`, `auth/policies`) falls under. */
@@ -44,6 +47,8 @@ export function ProjectLayout() {
       return <FullPageError code={code} message={message} />;
     }
   }
+  const alias = ADDRESS_ALIASES[rest];
+  if (alias) return <Navigate to={`/project/${ref}/${alias}`} replace />;
   if (rest && !current) return <FullPageError code={404} message="Page not found" />;
 
   return (
