@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
-export const E2E_PORT = 18080;
-export const E2E_DATA_DIR = '.data/e2e';
+// DASH_E2E_PORT lets two browser-test runs (say, two people on one machine) use stacks of their own.
+export const E2E_PORT = Number(process.env.DASH_E2E_PORT ?? 18080);
+export const E2E_DATA_DIR = E2E_PORT === 18080 ? '.data/e2e' : `.data/e2e-${E2E_PORT}`;
 export const E2E_PASSWORD = 'e2e-demo-password';
 export const ROOT = path.resolve(__dirname, '..');
 export const REF = 'default';
