@@ -104,6 +104,23 @@ describe('upload and list', () => {
     expect((await list('files', 'a\\b')).json().message).toBe('The object name must not contain a backslash');
     expect((await list('files', 'docs', {}, userHeaders({ other: 'owner' }))).statusCode).toBe(404);
   });
+
+  it('lists rows written with SQL whose metadata lacks fields, filling them in', async () => {
+    await createBucket(p, 'by-sql');
+    await p.sql(`insert into storage.objects (bucket_id, name, metadata) values
+      ('by-sql', 'a/partial.txt', '{"size": 12, "mimetype": "text/plain"}'),
+      ('by-sql', 'a/sizeless.txt', '{"mimetype": "text/plain"}'),
+      ('by-sql', 'a/not-an-object.txt', '[1, 2]')`);
+    const res = await list('by-sql', 'a', { sortBy: { column: 'name', order: 'asc' } });
+    expect(res.statusCode).toBe(200);
+    expect(check(storageRoutes.listObjects.response, res.json())).toBeNull();
+    const byName = Object.fromEntries((res.json() as StorageItem[]).map((item) => [item.name, item.metadata]));
+    expect(byName['partial.txt']).toMatchObject({ size: 12, mimetype: 'text/plain', contentLength: 12, eTag: '', httpStatusCode: 200 });
+    expect(Date.parse(byName['partial.txt']!.lastModified)).not.toBeNaN();
+    // Without a size there is nothing to show: the explorer treats it as an unfinished upload.
+    expect(byName['sizeless.txt']).toBeNull();
+    expect(byName['not-an-object.txt']).toBeNull();
+  });
 });
 
 describe('links and downloads', () => {

@@ -48,6 +48,31 @@ export interface ObjectRecord {
   last_accessed_at: Date;
 }
 
+/**
+ * An object row's metadata as listings report it. The column is plain jsonb that anyone with SQL may
+ * write, so a row made outside this service can lack fields: they get what an upload would have given,
+ * and metadata without a usable size counts as none (the explorer then shows the file as unfinished).
+ */
+export function reportedMetadata(raw: unknown, updatedAt: Date | null): ObjectMetadata | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const given = raw as Record<string, unknown>;
+  const size = given.size;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) return null;
+  const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+  const integer = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isInteger(value) ? value : fallback);
+  const lastModified = typeof given.lastModified === 'string' && !Number.isNaN(Date.parse(given.lastModified)) ? given.lastModified : isoDate(updatedAt ?? new Date(0));
+  return {
+    ...given,
+    size,
+    mimetype: text(given.mimetype, 'application/octet-stream'),
+    cacheControl: text(given.cacheControl, 'no-cache'),
+    eTag: text(given.eTag, ''),
+    lastModified,
+    contentLength: Math.max(0, integer(given.contentLength, size)),
+    httpStatusCode: integer(given.httpStatusCode, 200),
+  };
+}
+
 /** The backend key of an object's bytes, or null for a row that has none. */
 export function bytesKeyOf(ref: string, row: { bucket_id: string; id: string; version: string | null }): string | null {
   return row.version === null ? null : objectStorageKey(ref, row.bucket_id, row.id, row.version);

@@ -1,8 +1,8 @@
-import { SORT_COLUMNS, StorageApiMessages, type ApiListV2Body, type ApiListV2Reply, type ListSortBy, type ObjectMetadata, type StorageItem } from '@dash/contracts';
+import { SORT_COLUMNS, StorageApiMessages, type ApiListV2Body, type ApiListV2Reply, type ListSortBy, type StorageItem } from '@dash/contracts';
 import { badRequest, type DatabaseCaller } from '@dash/service-kit';
 import { folderPathError } from '../object-keys';
 import { listDelimitedQuery, listFlatQuery, listFolderQuery } from '../sql/objects';
-import { asCaller, findBucket, isoDate } from './common';
+import { asCaller, findBucket, isoDate, reportedMetadata } from './common';
 import type { StorageContext } from '../app';
 
 /** storage-js's default page of a listing. */
@@ -37,7 +37,8 @@ interface ItemRow {
   created_at: Date | null;
   updated_at: Date | null;
   last_accessed_at: Date | null;
-  metadata: StorageItem['metadata'];
+  /** As stored: see `reportedMetadata`. */
+  metadata: unknown;
 }
 
 const dateOrNull = (date: Date | null) => (date === null ? null : isoDate(date));
@@ -60,7 +61,7 @@ export async function listFolder(ctx: StorageContext, ref: string, caller: Datab
     created_at: dateOrNull(row.created_at),
     updated_at: dateOrNull(row.updated_at),
     last_accessed_at: dateOrNull(row.last_accessed_at),
-    metadata: row.metadata,
+    metadata: reportedMetadata(row.metadata, row.updated_at),
   }));
 }
 
@@ -81,7 +82,7 @@ interface V2Row {
   created_at: Date | null;
   updated_at: Date | null;
   last_accessed_at: Date | null;
-  metadata: ObjectMetadata | null;
+  metadata: unknown;
 }
 
 /**
@@ -115,7 +116,7 @@ export async function listObjectsV2(ctx: StorageContext, ref: string, caller: Da
       created_at: isoDate(row.created_at!),
       updated_at: isoDate(row.updated_at!),
       last_accessed_at: isoDate(row.last_accessed_at!),
-      metadata: row.metadata,
+      metadata: reportedMetadata(row.metadata, row.updated_at),
     });
   }
   if (reply.hasNext) reply.nextCursor = encodeCursor(page[page.length - 1]!.key);
