@@ -9,6 +9,9 @@ export interface Toast {
   durationMs: number;
 }
 
+/** Toasts on screen at once: a burst of actions shows the newest, and never buries the page under them. */
+export const MAX_VISIBLE_TOASTS = 3;
+
 export const toastsSlice = createSlice({
   name: 'toasts',
   initialState: [] as Toast[],
@@ -16,6 +19,7 @@ export const toastsSlice = createSlice({
     showToast: {
       reducer: (state, action: PayloadAction<Toast>) => {
         state.push(action.payload);
+        if (state.length > MAX_VISIBLE_TOASTS) state.splice(0, state.length - MAX_VISIBLE_TOASTS);
       },
       prepare: (toast: Omit<Toast, 'id' | 'durationMs'> & { durationMs?: number }) => ({
         payload: { id: nanoid(), durationMs: 5000, ...toast },

@@ -60,6 +60,19 @@ describe('store', () => {
     await waitFor(() => expect(screen.queryByText('Saved')).toBeNull());
   });
 
+  it('keeps the newest three toasts when more arrive at once', () => {
+    const store = createStore();
+    render(
+      <Provider store={store}>
+        <Toaster />
+      </Provider>,
+    );
+    act(() => {
+      for (const n of [1, 2, 3, 4, 5]) store.dispatch(showToast({ kind: 'success', message: `Done ${n}` }));
+    });
+    expect(screen.getAllByRole('status').map((toast) => toast.querySelector('.dash-toast__message')?.textContent)).toEqual(['Done 3', 'Done 4', 'Done 5']);
+  });
+
   it('dispatches sessionExpired when a call answers 401', async () => {
     mockFetch({ 'GET /api/platform/projects/default/permissions': { status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Sign in to continue' } } });
     const actions: string[] = [];
