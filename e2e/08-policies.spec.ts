@@ -59,8 +59,22 @@ test('a policy from scratch and one from a template: validation, review SQL, pre
   await expect(dialog.getByText('Please select an operation for your policy')).toBeVisible();
   await dialog.getByLabel('Policy name').fill('Users read their own notes');
   await expect(dialog.getByText('26/63')).toBeVisible();
+  // Input beyond 63 characters is ignored.
+  await dialog.getByLabel('Policy name').fill('x'.repeat(70));
+  await expect(dialog.getByLabel('Policy name')).toHaveValue('x'.repeat(63));
+  await expect(dialog.getByText('63/63')).toBeVisible();
+  await dialog.getByLabel('Policy name').fill('Users read their own notes');
+  // Each operation asks for the expressions it uses, and shows only those editors.
+  await dialog.getByLabel('Operation').selectOption('INSERT');
+  await expect(dialog.getByText('Please provide a WITH CHECK expression for your policy')).toBeVisible();
+  await expect(dialog.getByLabel('USING expression')).toHaveCount(0);
+  await dialog.getByLabel('Operation').selectOption('UPDATE');
+  await expect(dialog.getByText('Please provide either a USING, or WITH CHECK expression, or both for your policy')).toBeVisible();
+  await expect(dialog.getByLabel('USING expression')).toBeVisible();
+  await expect(dialog.getByLabel('WITH CHECK expression')).toBeVisible();
   await dialog.getByLabel('Operation').selectOption('SELECT');
   await expect(dialog.getByText('Please provide a USING expression for your policy')).toBeVisible();
+  await expect(dialog.getByLabel('WITH CHECK expression')).toHaveCount(0);
   await screenshot(page, '30-policy-editor-validation');
   await dialog.getByLabel('USING expression').fill('(select auth.uid()) = user_id');
   await dialog.getByRole('checkbox', { name: 'authenticated', exact: true }).check();
@@ -219,6 +233,17 @@ test('row-level security is toggled both ways, each after a confirmation', async
   await page.getByRole('dialog', { name: 'Disable row level security' }).getByRole('button', { name: 'Disable RLS' }).click();
   await expect(open.getByText('RLS disabled')).toBeVisible();
   expect(await rls()).toEqual([{ on: false }]);
+});
+
+test("a schema without tables offers 'Create a table', which opens the table editor on that schema", async ({ page }) => {
+  await signIn(page, 'owner@example.com');
+  await runSql(page, 'create schema if not exists pol_empty');
+  await page.goto(policiesPage('?schema=pol_empty'));
+  await expect(page.getByLabel('Schema')).toHaveValue('pol_empty');
+  await expect(page.getByText('No tables created yet')).toBeVisible();
+  await screenshot(page, '40-policies-empty-schema');
+  await page.getByRole('link', { name: 'Create a table' }).click();
+  await expect(page).toHaveURL(new RegExp(`/project/${REF}/editor\\?schema=pol_empty$`));
 });
 
 test('a protected schema is read-only: its tables are Locked and offer no actions', async ({ page }) => {

@@ -137,7 +137,7 @@ using (
     id: 'security-definer',
     templateName: 'Policy with security definer functions',
     description:
-      "Moves the lookup into a function that runs with its owner's rights: the membership table can stay locked down by its own policies, and the lookup runs once per statement. Needs the function to be created first.",
+      "Moves the lookup into a function that runs with its owner's rights: the membership table can stay locked down by its own policies, and the lookup runs once per statement. Needs a team_members table (team_id, user_id) and a private schema; the function is created before the policy.",
     statement: `-- Runs as its owner, so reading team_members is not filtered by that table's own policies.
 create function private.teams_of_current_user()
 returns setof uuid

@@ -58,6 +58,19 @@ describe('policies screen', () => {
     expect(more.getAttribute('title')).toBe('editor, auditor');
   });
 
+  it("keeps the spec's '+ N more roles' wording verbatim for one more role, and lists three or fewer roles whole", async () => {
+    const four = { ...policiesReply[0]!, roles: ['anon', 'authenticated', 'service_role', 'editor'] };
+    const three = { ...policiesReply[1]!, roles: ['anon', 'authenticated', 'editor'] };
+    mockFetch(answers('owner', { 'GET /api/pg-meta/default/policies': { body: [four, three] } }));
+    renderArea(PoliciesRoutes, { mount, url });
+    const countries = await screen.findByRole('region', { name: 'Table countries' });
+    const more = within(countries).getByText('+ 1 more roles');
+    expect(more.getAttribute('title')).toBe('editor');
+    const profiles = screen.getByRole('region', { name: 'Table profiles' });
+    expect(Array.from(profiles.querySelectorAll('code.pol-role')).map((c) => c.textContent)).toEqual(['anon', 'authenticated', 'editor']);
+    expect(within(profiles).queryByText(/more roles/)).toBeNull();
+  });
+
   it("says 'No policies created yet' for a table without policies", async () => {
     mockFetch(answers('owner'));
     renderArea(PoliciesRoutes, { mount, url });

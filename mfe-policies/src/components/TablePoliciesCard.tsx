@@ -12,6 +12,9 @@ import { PolicyMenu } from './PolicyMenu';
 export const ANONYMOUS_USERS_WARNING =
   'This policy applies to anonymous users too: anonymous sign-ins are enabled, and anonymous users act with the authenticated role.';
 
+/** The spec's '+ N more roles', verbatim (also for one more role). */
+export const moreRolesLabel = (n: number) => `+ ${n} more roles`;
+
 function Roles({ roles }: { roles: string[] }) {
   const { shown, more } = splitRoles(roles);
   return (
@@ -23,7 +26,7 @@ function Roles({ roles }: { roles: string[] }) {
       ))}
       {more.length > 0 && (
         <span className="pol-roles__more" title={more.join(', ')}>
-          + {more.length} more {more.length === 1 ? 'role' : 'roles'}
+          {moreRolesLabel(more.length)}
         </span>
       )}
     </span>

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { ErrorReply, Messages, pgMetaRoutes, policiesRoutes, ServiceMessages, type OrgRole, type PgPolicy, type PolicyCreate } from '@dash/contracts';
+import { ErrorReply, Messages, pgMetaRoutes, policiesRoutes, ServiceMessages, tableEditorRoutes, type OrgRole, type PgPolicy, type PgTable, type PolicyCreate } from '@dash/contracts';
 import { asRole, contractValidator, setupTestProject, TEST_SECRET, type TestProject } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
 
@@ -291,5 +291,38 @@ describe("each org role gets the spec's answer", () => {
     // The read policy survived all of it.
     const list = ok<PgPolicy[]>(await call('GET', '/policies'), pgMetaRoutes.listPolicies);
     expect(list.map((x) => x.id)).toContain(created.read!.id);
+  });
+});
+
+describe("the policies screen's RLS toggle: PATCH /tables/:id with rls_enabled, by table id", () => {
+  let id: number;
+  const rlsOn = async () => (await p.sql(`select relrowsecurity as on from pg_class where oid = 'public.toggled'::regclass`)).rows[0].on as boolean;
+
+  beforeAll(async () => {
+    await p.sql(`create table public.toggled (id int primary key); insert into public.toggled values (1), (2)`);
+    id = Number((await p.sql(`select 'public.toggled'::regclass::oid::int8 as id`)).rows[0].id);
+  });
+
+  it('turns row-level security on and off, and the roles see it', async () => {
+    const on = ok<PgTable>(await call('PATCH', `/tables/${id}`, { rls_enabled: true }), tableEditorRoutes.updateTable);
+    expect(on).toMatchObject({ id, schema: 'public', name: 'toggled', rls_enabled: true });
+    expect(await rlsOn()).toBe(true);
+    // On, with no policy: nothing for anon.
+    expect(await asDbRole('anon', {}, 'select id from public.toggled')).toEqual({ rowCount: 0, rows: [] });
+
+    const off = ok<PgTable>(await call('PATCH', `/tables/${id}`, { rls_enabled: false }), tableEditorRoutes.updateTable);
+    expect(off).toMatchObject({ id, rls_enabled: false });
+    expect(await rlsOn()).toBe(false);
+    expect(await asDbRole('anon', {}, 'select id from public.toggled order by id')).toEqual({ rowCount: 2, rows: [{ id: 1 }, { id: 2 }] });
+  });
+
+  it('refuses read-only members (403) and leaves the table as it was; a table that does not exist is a 404', async () => {
+    failed(await call('PATCH', `/tables/${id}`, { rls_enabled: true }, 'read_only'), 403, ServiceMessages.forbidden);
+    expect(await rlsOn()).toBe(false);
+    ok(await call('PATCH', `/tables/${id}`, { rls_enabled: true }, 'developer'), tableEditorRoutes.updateTable);
+    expect(await rlsOn()).toBe(true);
+    failed(await call('PATCH', '/tables/4000000000', { rls_enabled: false }), 404);
+    failed(await call('PATCH', `/tables/${id}`, { rls_enabled: 'yes' }), 400);
+    expect(await rlsOn()).toBe(true);
   });
 });
