@@ -12,7 +12,8 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   reporter: [['list'], ['json', { outputFile: process.env.DASH_PW_JSON ?? `${__dirname}/test-results/e2e.json` }]],
-  outputDir: `${__dirname}/test-results`,
+  // Per port, so two runs side by side (DASH_E2E_PORT) do not delete each other's traces.
+  outputDir: E2E_PORT === 18080 ? `${__dirname}/test-results` : `${__dirname}/test-results-${E2E_PORT}`,
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && node scripts/dist/start.js`,
     cwd: '..',
