@@ -269,6 +269,27 @@ describe('project API (/p/{ref}/storage/v1)', () => {
     expect(dashboard.status).toBe(403);
   });
 
+  it('takes uploads sent with Expect: 100-continue (as curl sends large files)', async () => {
+    const { hostname, port } = new URL(gateway.url);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: hostname, port, path: '/p/default/storage/v1/object/avatars/big.bin', method: 'POST', headers: { expect: '100-continue', 'content-length': '5', authorization: 'Bearer app-key' } },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      // The body follows the gateway's "100 Continue", as a client that asked for it waits for one.
+      req.on('continue', () => req.end('bytes'));
+    });
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body) as Echo).bytes).toBe(5);
+    expect(lastSeen().headers.expect).toBeUndefined();
+  });
+
   it('refuses unknown APIs, bad refs and dot segments before the storage service sees them', async () => {
     const before = upstreams.seen.length;
     expect((await fetch(`${gateway.url}/p/default/rest/v1/todos`)).status).toBe(404);

@@ -105,6 +105,9 @@ export function forwardHeaders(
   const out: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
     if (name === IDENTITY_HEADER || name.startsWith('x-forwarded-') || name === 'forwarded') continue;
+    // The gateway already answered a client's Expect (Node sends "100 Continue"); the body it forwards
+    // is on its way, and undici refuses requests that carry the header.
+    if (name === 'expect') continue;
     // Only the platform needs the session cookie (sign-out); other services get the signed identity.
     if (name === 'cookie' && service !== 'platform') continue;
     out[name] = value;
