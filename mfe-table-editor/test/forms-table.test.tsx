@@ -149,6 +149,21 @@ describe('TableEditor', () => {
     expect(fetchMock.calls).toHaveLength(0);
   });
 
+  it('shows no message for a field only left untouched, so a click below it is not lost; one changed and left, or a submit, shows it', async () => {
+    mockFetch({});
+    renderTableEditor();
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    name.focus();
+    // Clicking Add column blurs the empty name field: the form must not grow a message above the button.
+    await userEvent.click(screen.getByRole('button', { name: 'Add column' }));
+    expect(screen.queryByText(TABLE_NAME_REQUIRED)).toBeNull();
+    expect(rowNames()).toEqual(['id', 'created_at', '']);
+    await userEvent.type(name, 'x');
+    await userEvent.clear(name);
+    await userEvent.tab();
+    expect(screen.getByText(TABLE_NAME_REQUIRED)).toBeTruthy();
+  });
+
   it("shows the server's message and stays open when creating fails", async () => {
     mockFetch({ [TABLES]: { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'relation "posts" already exists' } } });
     const { onClose } = renderTableEditor();

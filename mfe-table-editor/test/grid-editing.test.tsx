@@ -126,6 +126,23 @@ describe('grid: cell editing', () => {
     await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 2 }, values: { continent: 'Africa' } }));
   });
 
+  it('moves between cells with the arrow keys and edits the active cell with Enter', async () => {
+    const { fetchMock } = await openGrid();
+    await userEvent.click(cell('name', 0));
+    expect(cell('name', 0).getAttribute('aria-selected')).toBe('true');
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    expect(cell('name', 2).getAttribute('aria-selected')).toBe('true');
+    await userEvent.keyboard('{ArrowUp}');
+    expect(cell('name', 1).getAttribute('aria-selected')).toBe('true');
+    await userEvent.keyboard('{Enter}');
+    const input = screen.getByRole('textbox', { name: 'Edit name' });
+    expect((input as HTMLInputElement).value).toBe('Country 2');
+    await userEvent.clear(input);
+    await userEvent.type(input, 'By keyboard{Enter}');
+    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 2 }, values: { name: 'By keyboard' } }]));
+    expect(cell('name', 1).textContent).toBe('By keyboard');
+  });
+
   it('cancels an edit with Escape', async () => {
     const { fetchMock } = await openGrid();
     await userEvent.dblClick(cell('name', 0));

@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { GRID_MIN_COLUMN_WIDTH, Messages, tableEditorRoutes } from '@dash/contracts';
 import { CsvRecordCounter } from '../src/api/rows';
-import { columnAccess, defaultColumnWidth, parseCellInput, toPgArrayLiteral, toWriteValue } from '../src/grid/cells';
+import { columnAccess, defaultColumnWidth, parseCellInput, toPgArrayLiteral, toWriteValue, typeHint } from '../src/grid/cells';
 import { clampPage } from '../src/grid/GridFooter';
 import { foreignKeyHref } from '../src/grid/links';
 import { mergeLayout, validPageSize } from '../src/grid/saved-view';
@@ -52,6 +52,13 @@ describe('grid cells', () => {
     expect(columnAccess(column('name'), { ...options, primaryKeys: [] })).toEqual({ editable: false, reason: Messages.noPrimaryKeyForWrite });
     expect(columnAccess(column('name'), { ...options, canWrite: false })).toEqual({ editable: false });
     expect(columnAccess(column('name'), { ...options, readOnlyRelation: true })).toEqual({ editable: false });
+  });
+
+  it('hints the input form of timestamps with and without time zone, and nothing for other types', () => {
+    expect(typeHint({ format: 'timestamptz' })).toBe('yyyy-mm-dd hh:mm:ss+zz');
+    expect(typeHint({ format: 'timestamp' })).toBe('yyyy-mm-dd hh:mm:ss');
+    expect(typeHint({ format: 'date' })).toBeUndefined();
+    expect(typeHint({ format: 'text' })).toBeUndefined();
   });
 
   it('links a foreign key with the schema when it is not public', () => {

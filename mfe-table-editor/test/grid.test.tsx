@@ -423,6 +423,60 @@ describe('grid: CSV export', () => {
     anchorClick.mockRestore();
   });
 
+  it('exports only the selected rows, by primary key, with the current sorts', async () => {
+    const { bodies } = withCsvExport(mockFetch(gridAnswers('owner')), ['id,name\n1,Country 1\n3,Country 3\n']);
+    const anchorClick = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    renderArea(TableEditorRoutes, { mount: 'editor', url: `${COUNTRIES_URL}?sort=name:asc` });
+    await screen.findByText('Country 1');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select row 1' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select row 3' }));
+    expect(screen.getByText('2 rows selected')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Export to CSV' }));
+    await waitFor(() => expect(anchorClick).toHaveBeenCalledTimes(1));
+    expect(bodies).toEqual([{ matches: [{ id: 1 }, { id: 3 }], sorts: [{ column: 'name', ascending: true }] }]);
+    const blob = (createObjectURL.mock.calls as unknown as [Blob][])[0][0];
+    expect(await blob.text()).toBe('id,name\n1,Country 1\n3,Country 3\n');
+    anchorClick.mockRestore();
+  });
+
+  it('shows the rows received against the count while the export streams, and can cancel it', async () => {
+    mockFetch(gridAnswers('owner'));
+    const json = globalThis.fetch;
+    let push: (text: string) => void = () => {};
+    let aborted = false;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(String(input), init);
+      if (`${request.method} ${new URL(request.url).pathname}` !== EXPORT) return json(input, init);
+      const signal = init?.signal ?? request.signal;
+      const encoder = new TextEncoder();
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          push = (text) => controller.enqueue(encoder.encode(text));
+          signal?.addEventListener('abort', () => {
+            aborted = true;
+            controller.error(new DOMException('Aborted', 'AbortError'));
+          });
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'text/csv' } });
+    }) as typeof fetch;
+    const anchorClick = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    renderArea(TableEditorRoutes, { mount: 'editor', url: COUNTRIES_URL });
+    await screen.findByText('Country 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Export to CSV' }));
+    const status = await screen.findByText(/Exporting/);
+    expect(status.getAttribute('role')).toBe('status');
+    expect(status.textContent).toMatch(/Exporting 0 \/ 3 rows/);
+    act(() => push('id,name\n1,A\n2,B\n'));
+    await waitFor(() => expect(screen.getByText(/Exporting/).textContent).toMatch(/Exporting 2 \/ 3 rows/));
+    await userEvent.click(within(screen.getByText(/Exporting/)).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Export to CSV' })).toBeTruthy());
+    expect(aborted).toBe(true);
+    expect(anchorClick).not.toHaveBeenCalled();
+    expect(createObjectURL).not.toHaveBeenCalled();
+    anchorClick.mockRestore();
+  });
+
   it('refuses more rows than the export limit without asking the server', async () => {
     const { bodies } = withCsvExport(mockFetch(gridAnswers('owner', { [COUNT]: { body: { count: CSV_EXPORT_ROW_LIMIT + 1, estimate: false } } })), ['id\n']);
     renderArea(TableEditorRoutes, { mount: 'editor', url: COUNTRIES_URL });

@@ -163,6 +163,20 @@ describe('table editor: permissions', () => {
     expect(screen.getByRole('tooltip').textContent).toBe(Messages.needPermissionsCreateTables);
   });
 
+  it('shows the no-access screen when SQL read permission cannot be established, and asks for no tables', async () => {
+    // Every org role has tenant_sql_admin_read (contracts/permissions.ts), so the screen shows when the
+    // permissions of the member cannot be read: the remote denies rather than guesses.
+    const fetchMock = mockFetch({
+      ...answers('read_only'),
+      'GET /api/platform/projects/default/permissions': { status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'You need additional permissions to do this' } },
+    });
+    renderArea(TableEditorRoutes, { mount: 'editor', url: '/project/default/editor/16385' });
+    expect(await screen.findByText(new RegExp(Messages.noTablesAccess))).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: /Entities in/ })).toBeNull();
+    expect(screen.queryByRole('grid')).toBeNull();
+    expect(fetchMock.calls.filter((c) => new URL(c.url).pathname.startsWith('/api/pg-meta/'))).toEqual([]);
+  });
+
   it('opens the selected table in the grid, with its header and policies link', async () => {
     const fetchMock = mockFetch({
       ...answers('owner'),

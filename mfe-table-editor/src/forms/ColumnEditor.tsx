@@ -114,7 +114,7 @@ function DefaultValueField() {
 function ForeignKeySection({ table }: { table: PgTable }) {
   const ref = useProjectRef();
   const form = useForm<ColumnFormValues>();
-  const { input, meta } = useField<ForeignKeyInput | null>('foreignKey', { subscription: { value: true, error: true, touched: true, submitFailed: true } });
+  const { input, meta } = useField<ForeignKeyInput | null>('foreignKey', { subscription: { value: true, error: true, touched: true, modified: true, submitFailed: true } });
   const format = useField<string>('format', { subscription: { value: true } }).input.value;
   const fk = input.value || null;
   const schemas = useEditorSchemasQuery({ ref }, { skip: !fk });

@@ -6,9 +6,13 @@ import { Messages } from '@dash/contracts';
 /** Keeps '' as '' (final-form would store undefined), so text values stay strings. */
 const keepText = (value: string) => value ?? '';
 
-/** A field's error once the user has left it or tried to submit. */
-export function shownError(meta: { error?: unknown; touched?: boolean; submitFailed?: boolean }): string | undefined {
-  return (meta.touched || meta.submitFailed) && typeof meta.error === 'string' ? meta.error : undefined;
+/**
+ * A field's error once the user has changed it and left it, or tried to submit. Merely leaving an
+ * untouched field shows nothing: the message appearing on blur would push the form down under the
+ * pointer, so the click that caused the blur (say, on 'Add column') would land on nothing.
+ */
+export function shownError(meta: { error?: unknown; touched?: boolean; modified?: boolean; submitFailed?: boolean }): string | undefined {
+  return ((meta.touched && meta.modified) || meta.submitFailed) && typeof meta.error === 'string' ? meta.error : undefined;
 }
 
 export function TextControl({ name, label, hint, placeholder, disabled, multiline, mono, autoFocus }: {
