@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DiskBackend } from './disk';
-import { S3Backend, type S3BackendOptions } from './s3';
+import type { S3BackendOptions } from './s3';
 import type { ObjectBackend } from './types';
 
 /**
@@ -24,7 +24,11 @@ export function backendFromEnv(env: NodeJS.ProcessEnv = process.env, cwd: string
     }
     return new DiskBackend(path.resolve(cwd, env.DASH_STORAGE_DIR || '.data/storage'));
   }
-  if (kind === 's3') return new S3Backend(s3OptionsFromEnv(env));
+  if (kind === 's3') {
+    // Loaded only when chosen: the AWS SDK adds some 20 MB to every storage process that stores on disk.
+    const { S3Backend } = require('./s3') as typeof import('./s3');
+    return new S3Backend(s3OptionsFromEnv(env));
+  }
   throw new Error(`DASH_STORAGE_BACKEND must be "disk" or "s3", got "${kind}"`);
 }
 
