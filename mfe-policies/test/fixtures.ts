@@ -1,7 +1,6 @@
 import type {
   PgColumn,
   PgPolicy,
-  PgRole,
   PgTable,
   RouteReply,
   pgMetaRoutes,
@@ -10,6 +9,7 @@ import type {
   rolesRoutes,
   tableEditorRoutes,
 } from '@dash/contracts';
+import { bootstrapRoles, pgRole } from '@dash/shell-sdk/testing';
 
 export const schemasReply: RouteReply<typeof pgMetaRoutes.listSchemas> = [
   { id: 2200, name: 'public', owner: 'pg_database_owner' },
@@ -57,38 +57,15 @@ export const policiesReply: RouteReply<typeof pgMetaRoutes.listPolicies> = [
   policy(30003, 16392, 'profiles', 'Profiles are public', 'SELECT', ['public']),
 ];
 
-const role = (id: number, name: string, extra: Partial<PgRole> = {}): PgRole => ({
-  id,
-  name,
-  isSuperuser: false,
-  canCreateDb: false,
-  canCreateRole: false,
-  inheritRole: true,
-  canLogin: false,
-  isReplicationRole: false,
-  canBypassRls: false,
-  activeConnections: 0,
-  connectionLimit: -1,
-  password: '********',
-  validUntil: null,
-  config: null,
-  ...extra,
-});
-
 /** The database's roles as the service lists them: the spec's hidden ones included, for the picker to leave out. */
 export const rolesReply: RouteReply<typeof rolesRoutes.listRoles> = [
-  role(10, 'postgres', { isSuperuser: true, canLogin: true, canBypassRls: true }),
-  role(16384, 'anon'),
-  role(16385, 'authenticated'),
-  role(16386, 'service_role', { canBypassRls: true }),
-  role(16387, 'authenticator', { canLogin: true }),
-  role(16388, 'dashboard_user', { canCreateDb: true, canCreateRole: true }),
-  role(16389, 'pgbouncer', { canLogin: true }),
-  role(16390, 'supabase_admin', { isSuperuser: true, canLogin: true }),
-  role(16391, 'supabase_auth_admin', { canLogin: true }),
-  role(16392, 'supabase_storage_admin', { canLogin: true }),
-  role(16393, 'editor'),
-  role(16394, 'auditor'),
+  ...bootstrapRoles(),
+  pgRole(16389, 'pgbouncer', { canLogin: true }),
+  pgRole(16390, 'supabase_admin', { isSuperuser: true, canLogin: true }),
+  pgRole(16391, 'supabase_auth_admin', { canLogin: true }),
+  pgRole(16392, 'supabase_storage_admin', { canLogin: true }),
+  pgRole(16393, 'editor'),
+  pgRole(16394, 'auditor'),
 ];
 
 export const authConfigReply = (anonymous: boolean): RouteReply<typeof platformRoutes.getAuthConfig> => ({ external_anonymous_users_enabled: anonymous });

@@ -1,4 +1,5 @@
 import type { Bucket, PgPolicy, PgRole, RouteReply, storageRoutes } from '@dash/contracts';
+import { bootstrapRoles } from '@dash/shell-sdk/testing';
 
 export const avatars: Bucket = {
   id: 'avatars',
@@ -62,29 +63,4 @@ export const storagePoliciesReply: PgPolicy[] = [
   policy(31008, 'objects', 'Accountants read invoices', 'SELECT', "(bucket_id = 'invoices'::text)", null, ['authenticated', 'service_role']),
 ];
 
-const role = (id: number, name: string, extra: Partial<PgRole> = {}): PgRole => ({
-  id,
-  name,
-  isSuperuser: false,
-  canCreateDb: false,
-  canCreateRole: false,
-  inheritRole: true,
-  canLogin: false,
-  isReplicationRole: false,
-  canBypassRls: false,
-  activeConnections: 0,
-  connectionLimit: -1,
-  password: '********',
-  validUntil: null,
-  config: null,
-  ...extra,
-});
-
-export const rolesReply: PgRole[] = [
-  role(10, 'postgres', { isSuperuser: true, canLogin: true, canBypassRls: true }),
-  role(16384, 'anon'),
-  role(16385, 'authenticated'),
-  role(16386, 'service_role', { canBypassRls: true }),
-  role(16387, 'authenticator', { canLogin: true }),
-  role(16388, 'dashboard_user', { canCreateDb: true, canCreateRole: true }),
-];
+export const rolesReply: PgRole[] = bootstrapRoles();

@@ -1,5 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { EntitySort } from '@dash/contracts';
+
+/** The sdk's debounce, kept importable from here for this area's code. */
+export { useDebouncedValue } from '@dash/shell-sdk';
 
 export const ENTITY_SORT_KEY = 'dash.table-editor.entity-sort';
 
@@ -23,14 +26,4 @@ export function useEntitySortPreference(): [EntitySort, (sort: EntitySort) => vo
     }
   }, []);
   return [sort, setSort];
-}
-
-/** `value`, once it has stopped changing for `delayMs`. */
-export function useDebouncedValue<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
 }

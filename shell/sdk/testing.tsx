@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { ComponentType, ReactElement } from 'react';
-import type { OrgRole } from '@dash/contracts';
+import type { OrgRole, PgRole } from '@dash/contracts';
 import { ROLE_PERMISSIONS } from '@dash/contracts';
 import { createStore } from './src/store';
 import { ConfirmProvider } from './src/confirm';
@@ -70,4 +70,40 @@ export function renderArea(Routes_: ComponentType, options: { mount: string; url
     </Provider>
   );
   return { ...render(ui), store };
+}
+
+/**
+ * A database role as pg-meta's `/roles` lists it: an ordinary role (no login, no superuser, inherits)
+ * unless `extra` says otherwise. One builder for every remote's role fixtures.
+ */
+export function pgRole(id: number, name: string, extra: Partial<PgRole> = {}): PgRole {
+  return {
+    id,
+    name,
+    isSuperuser: false,
+    canCreateDb: false,
+    canCreateRole: false,
+    inheritRole: true,
+    canLogin: false,
+    isReplicationRole: false,
+    canBypassRls: false,
+    activeConnections: 0,
+    connectionLimit: -1,
+    password: '********',
+    validUntil: null,
+    config: null,
+    ...extra,
+  };
+}
+
+/** The roles a new project database is bootstrapped with, as `/roles` lists them (ids as pg-meta's fixtures use). */
+export function bootstrapRoles(): PgRole[] {
+  return [
+    pgRole(10, 'postgres', { isSuperuser: true, canLogin: true, canBypassRls: true }),
+    pgRole(16384, 'anon'),
+    pgRole(16385, 'authenticated'),
+    pgRole(16386, 'service_role', { canBypassRls: true }),
+    pgRole(16387, 'authenticator', { canLogin: true }),
+    pgRole(16388, 'dashboard_user', { canCreateDb: true, canCreateRole: true }),
+  ];
 }

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Field, useField, useForm } from 'react-final-form';
-import { Button, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { CountedTextField, FieldError, InlineError, Spinner, errorMessage, shownError, useProjectRef } from '@dash/shell-sdk';
 import { Messages, POLICY_NAME_MAX_LENGTH, type PgTable, type PolicyCommand } from '@dash/contracts';
 import { useRlsRolesQuery } from '../api/roles';
 import { expressionsKept, limitName, pickableRoles, POLICY_COMMANDS, type PolicyFormValues } from '../policy-form';
@@ -9,47 +9,19 @@ import { usesCheck, usesUsing } from '../policy-sql';
 /** Keeps '' as '' (final-form would store undefined), so text values stay strings. */
 const keepText = (value: string) => value ?? '';
 
-/** A field's error once the user has left it or tried to go on. */
-function shownError(meta: { error?: unknown; touched?: boolean; submitFailed?: boolean }): string | undefined {
-  return (meta.touched || meta.submitFailed) && typeof meta.error === 'string' ? meta.error : undefined;
-}
-
-function FieldError({ id, error }: { id: string; error: string }) {
-  return (
-    <span id={id} className="dash-field__error" role="alert">
-      {error}
-    </span>
-  );
-}
-
 function NameField() {
-  const id = useId();
   return (
     <Field<string> name="name" parse={(value: string) => limitName(value ?? '')}>
-      {({ input, meta }) => {
-        const error = shownError(meta);
-        return (
-          <div className="dash-field">
-            <div className="pol-field__label-row">
-              <label htmlFor={id}>Policy name</label>
-              <span className="pol-counter" aria-label="Name length">
-                {input.value.length}/{POLICY_NAME_MAX_LENGTH}
-              </span>
-            </div>
-            <input
-              {...input}
-              id={id}
-              type="text"
-              className="dash-input"
-              maxLength={POLICY_NAME_MAX_LENGTH}
-              placeholder="Describe what the policy allows, e.g. Users can read their own rows"
-              aria-invalid={Boolean(error) || undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
-            />
-            {error && <FieldError id={`${id}-error`} error={error} />}
-          </div>
-        );
-      }}
+      {({ input, meta }) => (
+        <CountedTextField
+          {...input}
+          label="Policy name"
+          counterLabel="Name length"
+          maxLength={POLICY_NAME_MAX_LENGTH}
+          placeholder="Describe what the policy allows, e.g. Users can read their own rows"
+          error={shownError(meta)}
+        />
+      )}
     </Field>
   );
 }
@@ -114,15 +86,7 @@ function RolesField() {
         {chosen.length === 0 ? 'No role chosen: the policy applies to every role (public).' : `Applies to ${chosen.join(', ')}.`}
       </p>
       {roles.isLoading && <Spinner label="Loading roles" />}
-      {roles.isError && (
-        <div className="pol-inline-error" role="alert">
-          <p className="pol-inline-error__title">{Messages.rolesLoadFailed}</p>
-          <p className="pol-inline-error__message">{errorMessage(roles.error)}</p>
-          <Button size="sm" onClick={() => void roles.refetch()}>
-            Retry
-          </Button>
-        </div>
-      )}
+      {roles.isError && <InlineError title={Messages.rolesLoadFailed} message={errorMessage(roles.error)} onRetry={() => void roles.refetch()} />}
       {choices.length > 0 && (
         <div className="pol-roles-field__list">
           {choices.map((role) => (

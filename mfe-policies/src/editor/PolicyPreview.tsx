@@ -27,7 +27,7 @@ function SampleRow({ tableId, values, onChange }: { tableId: number; values: Rec
       <p className="dash-field__hint">
         Tried against WITH CHECK as the role writes it. Leave a value empty to use the column&apos;s default; fill none to skip the check.
       </p>
-      {columns.isError && <p className="pol-inline-error__message">Failed to load the columns: {errorMessage(columns.error)}</p>}
+      {columns.isError && <p className="dash-inline-error__message">Failed to load the columns: {errorMessage(columns.error)}</p>}
       <div className="pol-sample__grid">
         {settable(columns.data ?? []).map((column) => (
           <label key={column.id} className="pol-sample__field">

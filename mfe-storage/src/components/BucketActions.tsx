@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { createPortal } from 'react-dom';
-import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { MenuButton, errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Messages, Permission, type Bucket } from '@dash/contracts';
 import { useStorageEmptyBucketMutation } from '../api/buckets';
-import { ActionMenu } from './ActionMenu';
 import { BucketFormDialog } from './BucketFormDialog';
 import { DeleteBucketDialog } from './DeleteBucketDialog';
 
@@ -44,7 +43,7 @@ export function BucketActions({ bucket, onEmptied }: { bucket: Bucket; onEmptied
 
   return (
     <>
-      <ActionMenu
+      <MenuButton
         label={`Actions for bucket ${bucket.name}`}
         items={[
           { label: 'Edit bucket', onSelect: () => setDialog('edit'), disabled: isLoading, disabledReason },

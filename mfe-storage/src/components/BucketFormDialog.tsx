@@ -1,7 +1,7 @@
 import { useId, useMemo, type InputHTMLAttributes } from 'react';
 import { Field, Form, useField } from 'react-final-form';
 import { useNavigate } from 'react-router-dom';
-import { Button, Modal, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Modal, ModalActions, errorMessage, shownError, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Messages, type Bucket } from '@dash/contracts';
 import { useStorageCreateBucketMutation, useStorageUpdateBucketMutation } from '../api/buckets';
 import {
@@ -15,11 +15,6 @@ import {
 } from '../bucket-form';
 import { storagePaths } from '../paths';
 import { SIZE_UNITS } from '../sizes';
-
-/** A field's error once the user has left it or tried to submit. */
-function shownError(meta: { error?: unknown; touched?: boolean; submitFailed?: boolean }): string | undefined {
-  return (meta.touched || meta.submitFailed) && typeof meta.error === 'string' ? meta.error : undefined;
-}
 
 /** Keeps '' as '' (final-form would store undefined), so text values stay strings. */
 const keepText = (value: string) => value ?? '';
@@ -165,14 +160,9 @@ export function BucketFormDialog({ bucket, onClose }: { bucket?: Bucket; onClose
       onClose={() => !saving && onClose()}
       width={520}
       footer={
-        <>
-          <Button onClick={onClose} disabled={saving}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={formId} loading={saving}>
-            {editing ? 'Save' : 'Create bucket'}
-          </Button>
-        </>
+        <ModalActions onCancel={onClose} busy={saving} type="submit" form={formId}>
+          {editing ? 'Save' : 'Create bucket'}
+        </ModalActions>
       }
     >
       <Form<BucketFormValues> initialValues={initialValues} validate={(values) => validateBucketForm(values, editing)} onSubmit={onSubmit} subscription={{}}>

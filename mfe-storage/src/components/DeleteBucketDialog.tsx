@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Field, Form } from 'react-final-form';
 import { useNavigate } from 'react-router-dom';
-import { Button, Modal, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { FieldError, Modal, ModalActions, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Messages, type Bucket } from '@dash/contracts';
 import { useStorageDeleteBucketMutation, useStorageEmptyBucketMutation } from '../api/buckets';
 import { storagePaths } from '../paths';
@@ -43,14 +43,9 @@ export function DeleteBucketDialog({ bucket, onClose }: { bucket: Bucket; onClos
       onClose={() => !busy && onClose()}
       width={500}
       footer={
-        <>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant="danger" type="submit" form={id} loading={busy}>
-            {busy ? 'Deleting bucket' : 'Delete bucket'}
-          </Button>
-        </>
+        <ModalActions onCancel={onClose} busy={busy} variant="danger" type="submit" form={id}>
+          {busy ? 'Deleting bucket' : 'Delete bucket'}
+        </ModalActions>
       }
     >
       <div className="st-callout st-callout--danger">
@@ -85,11 +80,7 @@ export function DeleteBucketDialog({ bucket, onClose }: { bucket: Bucket; onClos
                       aria-invalid={Boolean(error) || undefined}
                       aria-describedby={error ? `${id}-error` : undefined}
                     />
-                    {error && (
-                      <span className="dash-field__error" id={`${id}-error`} role="alert">
-                        {error}
-                      </span>
-                    )}
+                    {error && <FieldError id={`${id}-error`} error={error} />}
                   </div>
                 );
               }}

@@ -1,19 +1,7 @@
 import type { ReactNode } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button, MenuButton } from '@dash/shell-sdk';
 import { Messages, type PgPolicy } from '@dash/contracts';
-import { ActionMenu } from './ActionMenu';
-
-function Roles({ roles }: { roles: string[] }) {
-  return (
-    <span className="st-chips">
-      {roles.map((role) => (
-        <code key={role} className="st-chip">
-          {role}
-        </code>
-      ))}
-    </span>
-  );
-}
+import { ActionsHeader, Chips } from './cells';
 
 function PolicyRow({ policy, writeReason, writeDisabled, onEdit, onDelete }: {
   policy: PgPolicy;
@@ -37,10 +25,10 @@ function PolicyRow({ policy, writeReason, writeDisabled, onEdit, onDelete }: {
         <span className={`st-command st-command--${policy.command.toLowerCase()}`}>{policy.command}</span>
       </td>
       <td className="st-policies__roles">
-        <Roles roles={policy.roles} />
+        <Chips values={policy.roles} />
       </td>
       <td className="st-table__actions">
-        <ActionMenu
+        <MenuButton
           label={`Actions for policy ${policy.name}`}
           items={[
             { label: 'Edit', onSelect: onEdit, disabled: writeDisabled, disabledReason: writeReason },
@@ -98,9 +86,7 @@ export function PoliciesCard({ label, title, badge, subtitle, count, policies, w
               <th>Name</th>
               <th className="st-policies__command">Command</th>
               <th className="st-policies__roles">Applied to</th>
-              <th className="st-table__actions">
-                <span className="st-visually-hidden">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>

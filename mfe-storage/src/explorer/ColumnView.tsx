@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { Button } from '@dash/shell-sdk';
 import { Messages } from '@dash/contracts';
 import { useExplorer } from './controller';
@@ -130,15 +130,42 @@ export function SelectAll({ column, index }: { column: ExplorerColumn; index: nu
   );
 }
 
-function Column({ column, index }: { column: ExplorerColumn; index: number }) {
+/**
+ * What a folder's view needs, in columns or as a list: its folders and files, whether a new folder is
+ * being named in it, the handlers of its area (a click closes the columns after it, a right-click opens
+ * the folder's menu, files dropped on it upload into it) and the layers drawn over it (drop overlay, menu).
+ */
+export function useFolderView(column: ExplorerColumn, index: number) {
   const { state, actions } = useExplorer();
   const { overlay, dropProps } = useDropTarget(index);
   const [menuAt, setMenuAt] = useState<MenuPosition | null>(null);
   const entries = useColumnEntries(index);
   const creating = state.editing?.kind === 'new-folder' && state.editing.columnIndex === index;
-  const hasRows = column.items.length > 0 || creating;
-  const folders = column.items.filter((i) => i.type === 'folder');
-  const files = column.items.filter((i) => i.type === 'file');
+  return {
+    creating,
+    hasRows: column.items.length > 0 || creating,
+    folders: column.items.filter((i) => i.type === 'folder'),
+    files: column.items.filter((i) => i.type === 'file'),
+    areaProps: {
+      onClick: () => actions.closeColumnsAfter(index),
+      onContextMenu: (event: ReactMouseEvent) => {
+        event.preventDefault();
+        setMenuAt(pointerPosition(event));
+      },
+      ...dropProps,
+    },
+    layers: (
+      <>
+        {overlay}
+        {menuAt && <Menu label={`Folder ${column.name} actions`} position={menuAt} entries={entries} onClose={() => setMenuAt(null)} />}
+      </>
+    ),
+  };
+}
+
+function Column({ column, index }: { column: ExplorerColumn; index: number }) {
+  const { state } = useExplorer();
+  const { creating, hasRows, folders, files, areaProps, layers } = useFolderView(column, index);
 
   return (
     <section
@@ -146,12 +173,7 @@ function Column({ column, index }: { column: ExplorerColumn; index: number }) {
       aria-label={`Folder ${column.name}`}
       data-testid="explorer-column"
       data-path={column.path}
-      onClick={() => actions.closeColumnsAfter(index)}
-      onContextMenu={(event) => {
-        event.preventDefault();
-        setMenuAt(pointerPosition(event));
-      }}
-      {...dropProps}
+      {...areaProps}
     >
       <header className="sx-column__header">
         <SelectAll column={column} index={index} />
@@ -179,8 +201,7 @@ function Column({ column, index }: { column: ExplorerColumn; index: number }) {
         ))}
       </ul>
       <ColumnStates column={column} hasRows={hasRows} />
-      {overlay}
-      {menuAt && <Menu label={`Folder ${column.name} actions`} position={menuAt} entries={entries} onClose={() => setMenuAt(null)} />}
+      {layers}
     </section>
   );
 }

@@ -1,13 +1,9 @@
-import { useState } from 'react';
 import { useExplorer } from './controller';
-import { useDropTarget } from './drop';
 import { formatDateTime } from '../format';
 import { formatBytes } from '../sizes';
 import { FolderIcon } from './icons';
 import { CorruptedMark, ItemIcon, useItemRow } from './items';
-import { Menu, pointerPosition, type MenuPosition } from './Menu';
-import { useColumnEntries } from './menus';
-import { ColumnStates, NewFolderInput, SelectAll } from './ColumnView';
+import { ColumnStates, NewFolderInput, SelectAll, useFolderView } from './ColumnView';
 import { ExplorerTexts } from './texts';
 import type { ExplorerItem } from './state';
 
@@ -45,16 +41,10 @@ function ListRow({ item, columnIndex }: { item: ExplorerItem; columnIndex: numbe
 
 /** The current folder as a table, with the total size of what it lists in the footer. */
 export function ListView() {
-  const { state, actions } = useExplorer();
+  const { state } = useExplorer();
   const index = state.columns.length - 1;
   const column = state.columns[index]!;
-  const { overlay, dropProps } = useDropTarget(index);
-  const [menuAt, setMenuAt] = useState<MenuPosition | null>(null);
-  const entries = useColumnEntries(index);
-  const creating = state.editing?.kind === 'new-folder' && state.editing.columnIndex === index;
-  const hasRows = column.items.length > 0 || creating;
-  const folders = column.items.filter((i) => i.type === 'folder');
-  const files = column.items.filter((i) => i.type === 'file');
+  const { creating, hasRows, folders, files, areaProps, layers } = useFolderView(column, index);
   const totalSize = files.reduce((sum, f) => sum + (f.size ?? 0), 0);
 
   return (
@@ -62,12 +52,7 @@ export function ListView() {
       className="sx-list"
       aria-label={`Folder ${column.name}`}
       data-testid="explorer-list"
-      onClick={() => actions.closeColumnsAfter(index)}
-      onContextMenu={(event) => {
-        event.preventDefault();
-        setMenuAt(pointerPosition(event));
-      }}
-      {...dropProps}
+      {...areaProps}
     >
       <div className="sx-list__scroll">
         <table className="sx-list__table" aria-label={`Contents of ${column.name}`}>
@@ -113,8 +98,7 @@ export function ListView() {
       <footer className="sx-list__footer" data-testid="explorer-list-footer">
         {ExplorerTexts.itemsTotal(formatBytes(totalSize), column.items.length)}
       </footer>
-      {overlay}
-      {menuAt && <Menu label={`Folder ${column.name} actions`} position={menuAt} entries={entries} onClose={() => setMenuAt(null)} />}
+      {layers}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button, enabledMenuItems, handleMenuKey } from '@dash/shell-sdk';
 import { CheckIcon } from './icons';
 
 export type MenuEntry =
@@ -38,7 +38,6 @@ const VIEWPORT_MARGIN = 8;
 export function Menu({ label, position, entries, onClose }: { label: string; position: MenuPosition; entries: MenuEntry[]; onClose: () => void }) {
   const rootRef = useRef<HTMLDivElement>(null);
   const [place, setPlace] = useState(position);
-  const enabledItems = () => Array.from(rootRef.current?.querySelectorAll<HTMLButtonElement>('[role^="menuitem"]:not(:disabled)') ?? []);
 
   // Kept inside the window: a menu opened near the right or bottom edge opens towards the inside.
   useLayoutEffect(() => {
@@ -55,7 +54,7 @@ export function Menu({ label, position, entries, onClose }: { label: string; pos
   });
 
   useEffect(() => {
-    enabledItems()[0]?.focus();
+    enabledMenuItems(rootRef.current)[0]?.focus();
     const close = () => onCloseRef.current();
     const onOutside = (event: Event) => {
       if (!rootRef.current?.contains(event.target as Node)) close();
@@ -70,22 +69,8 @@ export function Menu({ label, position, entries, onClose }: { label: string; pos
     };
   }, []);
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      // The menu's Escape only: a dialog or editing row around it stays.
-      event.stopPropagation();
-      event.nativeEvent.stopImmediatePropagation();
-      onClose();
-    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      const list = enabledItems();
-      const at = list.indexOf(document.activeElement as HTMLButtonElement);
-      const next = event.key === 'ArrowDown' ? (at + 1) % list.length : (at - 1 + list.length) % list.length;
-      list[next]?.focus();
-    } else if (event.key === 'Tab') {
-      onClose();
-    }
-  };
+  // Escape goes no further than the menu: a dialog or editing row around it stays.
+  const onKeyDown = (event: KeyboardEvent) => handleMenuKey(event, rootRef.current, () => onClose());
 
   return (
     <div

@@ -1,7 +1,7 @@
 import { createContext, useContext, useEffect, useLayoutEffect, useReducer, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useDispatch } from 'react-redux';
 import { nanoid } from '@reduxjs/toolkit';
-import { errorMessage, usePermission, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { errorMessage, useDebouncedValue, usePermission, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
 import {
   Messages,
   Permission,
@@ -16,7 +16,6 @@ import {
 import { downloadObject, objectsApi, uploadFile, zipObjects, type BucketArg } from '../api/objects';
 import { useStorageConfigQuery } from '../api/storage-config';
 import { absoluteUrl, copyText, saveBlob } from './browser';
-import { useDebouncedValue } from './debounce';
 import { checkNewFolderName, checkRename } from './names';
 import { folderKey, joinPath, parentPath, splitPath } from './paths';
 import { useExplorerPreferences, type ExplorerPreferences } from './preferences';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Button, Modal } from '@dash/shell-sdk';
+import { Modal, ModalActions } from '@dash/shell-sdk';
 import { Messages } from '@dash/contracts';
 import { formatDateTime } from '../format';
 import { useExplorer } from './controller';
@@ -31,14 +31,9 @@ export function DeleteDialog({ items }: { items: ExplorerItem[] }) {
       title={ExplorerTexts.deleteTitle(items.length, first.name)}
       onClose={close}
       footer={
-        <>
-          <Button onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={busy} onClick={() => void confirm()} autoFocus>
-            {busy ? 'Deleting' : 'Delete'}
-          </Button>
-        </>
+        <ModalActions onCancel={close} busy={busy} variant="danger" onClick={() => void confirm()} autoFocus>
+          {busy ? 'Deleting' : 'Delete'}
+        </ModalActions>
       }
     >
       <p className="sx-dialog__text">{ExplorerTexts.deleteQuestion(items.length, first.type)}</p>
@@ -69,14 +64,9 @@ export function MoveDialog({ items }: { items: ExplorerItem[] }) {
       onClose={close}
       width={520}
       footer={
-        <>
-          <Button onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={formId} loading={busy}>
-            {busy ? 'Moving files' : 'Move files'}
-          </Button>
-        </>
+        <ModalActions onCancel={close} busy={busy} type="submit" form={formId}>
+          {busy ? 'Moving files' : 'Move files'}
+        </ModalActions>
       }
     >
       <form id={formId} onSubmit={(event) => void submit(event)}>
@@ -114,14 +104,9 @@ export function CustomExpiryDialog({ item }: { item: ExplorerItem }) {
       title={Messages.customExpiryTitle}
       onClose={close}
       footer={
-        <>
-          <Button onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={formId} disabled={!valid} loading={busy}>
-            Get signed URL
-          </Button>
-        </>
+        <ModalActions onCancel={close} busy={busy} type="submit" form={formId} disabled={!valid}>
+          Get signed URL
+        </ModalActions>
       }
     >
       <form id={formId} onSubmit={(event) => void submit(event)}>

@@ -50,14 +50,6 @@ export const SearchIcon = () => (
   </Svg>
 );
 
-export const MoreIcon = () => (
-  <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden>
-    <circle cx="3" cy="8" r="1.4" fill="currentColor" />
-    <circle cx="8" cy="8" r="1.4" fill="currentColor" />
-    <circle cx="13" cy="8" r="1.4" fill="currentColor" />
-  </svg>
-);
-
 export const CloseIcon = () => (
   <Svg size={14}>
     <path d="M4 4l8 8M12 4l-8 8" />

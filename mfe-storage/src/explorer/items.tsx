@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
-import { Tooltip } from '@dash/shell-sdk';
+import { MoreIcon, Tooltip } from '@dash/shell-sdk';
 import { Messages } from '@dash/contracts';
 import { useExplorer } from './controller';
-import { FileIcon, FolderIcon, MoreIcon, WarningIcon } from './icons';
+import { FileIcon, FolderIcon, WarningIcon } from './icons';
 import { Menu, belowElement, pointerPosition, type MenuEntry, type MenuPosition } from './Menu';
 import { useItemEntries } from './menus';
 import { explorerActions as act, itemStatus, type ExplorerItem } from './state';

@@ -4,6 +4,7 @@ import { Badge, EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, usePr
 import { Messages, type Bucket } from '@dash/contracts';
 import { useStorageBucketsQuery } from '../api/buckets';
 import { BucketActions } from '../components/BucketActions';
+import { ActionsHeader, Chips } from '../components/cells';
 import { BucketFormDialog } from '../components/BucketFormDialog';
 import { NewBucketButton } from '../components/NewBucketButton';
 import { formatDate } from '../format';
@@ -17,15 +18,7 @@ export function bucketsFailureHint(error: unknown): string {
 
 export function MimeTypes({ types }: { types: string[] | null }) {
   if (!types || types.length === 0) return <span className="st-muted">Any</span>;
-  return (
-    <span className="st-chips">
-      {types.map((type) => (
-        <code key={type} className="st-chip">
-          {type}
-        </code>
-      ))}
-    </span>
-  );
+  return <Chips values={types} />;
 }
 
 function BucketRow({ projectRef, bucket }: { projectRef: string; bucket: Bucket }) {
@@ -84,9 +77,7 @@ export function BucketsPage() {
               <th>File size limit</th>
               <th>Allowed MIME types</th>
               <th>Created</th>
-              <th className="st-table__actions">
-                <span className="st-visually-hidden">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Field, useField } from 'react-final-form';
-import { Button, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { CountedTextField, FieldError, InlineError, Spinner, errorMessage, shownError, useProjectRef } from '@dash/shell-sdk';
 import type { PgRole } from '@dash/contracts';
 import { useStoragePolicyRolesQuery } from '../api/policies';
 import { limitPolicyName, STORAGE_POLICY_NAME_MAX_LENGTH, type PolicyTarget } from './form';
@@ -20,44 +20,20 @@ export function requestRoles(roles: readonly PgRole[], chosen: readonly string[]
   return [...new Set([...names, ...chosen])].sort((a, b) => a.localeCompare(b));
 }
 
-/** A field's error once the user has left it or tried to go on. */
-export function shownError(meta: { error?: unknown; touched?: boolean; submitFailed?: boolean }): string | undefined {
-  return (meta.touched || meta.submitFailed) && typeof meta.error === 'string' ? meta.error : undefined;
-}
-
 function NameField() {
-  const id = useId();
   return (
     <Field<string> name="name" parse={(value: string) => limitPolicyName(value ?? '')}>
-      {({ input, meta }) => {
-        const error = shownError(meta);
-        return (
-          <div className="dash-field">
-            <div className="st-field__label-row">
-              <label htmlFor={id}>Policy name</label>
-              <span className="st-counter" aria-label="Name length">
-                {input.value.length}/{STORAGE_POLICY_NAME_MAX_LENGTH}
-              </span>
-            </div>
-            <input
-              {...input}
-              id={id}
-              type="text"
-              className="dash-input"
-              maxLength={STORAGE_POLICY_NAME_MAX_LENGTH}
-              placeholder="e.g. Users can upload their own avatar"
-              autoComplete="off"
-              aria-invalid={Boolean(error) || undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
-            />
-            {error && (
-              <span id={`${id}-error`} className="dash-field__error" role="alert">
-                {error}
-              </span>
-            )}
-          </div>
-        );
-      }}
+      {({ input, meta }) => (
+        <CountedTextField
+          {...input}
+          label="Policy name"
+          counterLabel="Name length"
+          maxLength={STORAGE_POLICY_NAME_MAX_LENGTH}
+          placeholder="e.g. Users can upload their own avatar"
+          autoComplete="off"
+          error={shownError(meta)}
+        />
+      )}
     </Field>
   );
 }
@@ -87,11 +63,7 @@ function OperationsField({ fixed }: { fixed: boolean }) {
           </label>
         ))}
       </div>
-      {error && (
-        <span id="st-operations-error" className="dash-field__error" role="alert">
-          {error}
-        </span>
-      )}
+      {error && <FieldError id="st-operations-error" error={error} />}
     </fieldset>
   );
 }
@@ -109,15 +81,7 @@ function RolesField() {
       <legend>Target roles</legend>
       <p className="dash-field__hint">{chosen.length === 0 ? 'No role chosen: the policy applies to every role (public).' : `Applies to ${chosen.join(', ')}.`}</p>
       {roles.isLoading && <Spinner label="Loading roles" />}
-      {roles.isError && (
-        <div className="st-inline-error" role="alert">
-          <p className="st-inline-error__title">Failed to load the database roles</p>
-          <p className="st-inline-error__message">{errorMessage(roles.error)}</p>
-          <Button size="sm" onClick={() => void roles.refetch()}>
-            Retry
-          </Button>
-        </div>
-      )}
+      {roles.isError && <InlineError title="Failed to load the database roles" message={errorMessage(roles.error)} onRetry={() => void roles.refetch()} />}
       {choices.length > 0 && (
         <div className="st-roles">
           {choices.map((role) => (
@@ -142,7 +106,7 @@ function DefinitionField() {
           <div className="dash-field">
             <label htmlFor={id}>Policy definition</label>
             <textarea
-                {...input}
+              {...input}
               id={id}
               rows={5}
               spellCheck={false}
@@ -155,11 +119,7 @@ function DefinitionField() {
               A SQL expression, true for the files the roles may act on: the USING of reads and deletes, the WITH CHECK of uploads, both for updates.
               Helpers: storage.foldername(name), storage.extension(name), auth.uid(), auth.role().
             </span>
-            {error && (
-              <span id={`${id}-error`} className="dash-field__error" role="alert">
-                {error}
-              </span>
-            )}
+            {error && <FieldError id={`${id}-error`} error={error} />}
           </div>
         );
       }}

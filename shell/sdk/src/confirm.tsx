@@ -1,6 +1,5 @@
 import { createContext, useCallback, useRef, useState, type ReactNode } from 'react';
-import { Button } from './ui/Button';
-import { Modal } from './ui/Modal';
+import { Modal, ModalActions } from './ui/Modal';
 
 export interface ConfirmOptions {
   title: string;
@@ -39,14 +38,9 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
           title={options.title}
           onClose={() => answer(false)}
           footer={
-            <>
-              <Button variant="default" onClick={() => answer(false)}>
-                {options.cancelLabel ?? 'Cancel'}
-              </Button>
-              <Button variant={options.variant ?? 'primary'} onClick={() => answer(true)} autoFocus>
-                {options.confirmLabel ?? 'Confirm'}
-              </Button>
-            </>
+            <ModalActions onCancel={() => answer(false)} cancelLabel={options.cancelLabel} variant={options.variant} onClick={() => answer(true)} autoFocus>
+              {options.confirmLabel ?? 'Confirm'}
+            </ModalActions>
           }
         >
           {options.message}

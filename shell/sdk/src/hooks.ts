@@ -1,4 +1,4 @@
-import { useCallback, useContext } from 'react';
+import { useCallback, useContext, useEffect, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { useParams } from 'react-router-dom';
 import { roleHasPermission, type PermissionName } from '@dash/contracts';
@@ -38,4 +38,17 @@ export function useConfirm() {
   const confirm = useContext(ConfirmContext);
   if (!confirm) throw new Error('useConfirm needs the shell ConfirmProvider');
   return confirm;
+}
+
+/**
+ * `value`, once it has stopped changing for `delayMs` (a search box that queries as the user types).
+ * In the sdk so each area debounces the same way instead of keeping its own copy.
+ */
+export function useDebouncedValue<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
 }

@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
+import { Button, type ButtonProps } from './Button';
 
 export function Modal({ title, children, footer, onClose, width = 480 }: {
   title: string;
@@ -20,5 +21,26 @@ export function Modal({ title, children, footer, onClose, width = 480 }: {
         {footer && <footer className="dash-modal__footer">{footer}</footer>}
       </div>
     </div>
+  );
+}
+
+/**
+ * A dialog footer's two buttons: Cancel, then the dialog's action (primary unless `variant` says
+ * otherwise). While `busy`, Cancel is disabled and the action shows a spinner. The remaining props go
+ * to the action button (`type="submit"` with `form`, or `onClick`). One footer for every dialog, so
+ * they all order, label and lock their buttons alike.
+ */
+export function ModalActions({ onCancel, busy, cancelLabel = 'Cancel', variant = 'primary', ...action }: ButtonProps & {
+  onCancel: () => void;
+  busy?: boolean;
+  cancelLabel?: string;
+}) {
+  return (
+    <>
+      <Button onClick={onCancel} disabled={busy}>
+        {cancelLabel}
+      </Button>
+      <Button variant={variant} loading={busy} {...action} />
+    </>
   );
 }

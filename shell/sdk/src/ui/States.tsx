@@ -40,6 +40,24 @@ export function ErrorPanel({ title, message, onRetry, retrying }: {
   );
 }
 
+/**
+ * A failure inside a form or panel (a list of choices that did not load), smaller than `ErrorPanel`,
+ * with an optional small Retry. One look for such errors in every area.
+ */
+export function InlineError({ title, message, onRetry }: { title: string; message?: string; onRetry?: () => void }) {
+  return (
+    <div className="dash-inline-error" role="alert">
+      <p className="dash-inline-error__title">{title}</p>
+      {message && <p className="dash-inline-error__message">{message}</p>}
+      {onRetry && (
+        <Button size="sm" onClick={onRetry}>
+          Retry
+        </Button>
+      )}
+    </div>
+  );
+}
+
 /** Shown instead of an area when the member lacks the permission to see it. */
 export function NoAccess({ what }: { what: string }) {
   return (
