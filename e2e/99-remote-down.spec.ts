@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { pidOf, REF, screenshot, signIn } from './stack';
 
+// Runs last (files run in name order, one worker): the storage remote's server stays down for the rest
+// of the stack's life, as a remote's server that died would.
 test('killing one remote static server leaves the other areas working', async ({ page }) => {
   await signIn(page, 'owner@example.com');
   process.kill(pidOf('remote-mfe_storage'), 'SIGTERM');
