@@ -45,6 +45,13 @@ test('the table editor filters, sorts, pages, edits, deletes and follows foreign
   await expect(titles.nth(1)).toHaveText('Book 247');
   await screenshot(page, '20-grid-filtered-sorted');
 
+  // The spec's sizes: entity list items 28 px high, the select and add-column columns fixed at 65 and 100 px.
+  const box = (locator: ReturnType<Page['locator']>) => locator.evaluate((el) => el.getBoundingClientRect());
+  expect((await box(page.locator('.te-entity').first())).height).toBe(28);
+  const headers = grid(page).getByRole('columnheader');
+  expect((await box(headers.first())).width).toBe(65);
+  expect((await box(headers.last())).width).toBe(100);
+
   // Paging: 250 rows, 100 a page; page 3 holds the last 50; the page input is clamped.
   await page.goto(editor(books, '?sort=id:asc'));
   await expect(footer(page).getByText('250 records')).toBeVisible();
