@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { PgPolicy, PolicyCommand, PolicyCreate, PolicyUpdate } from '@dash/contracts';
+import type { PgPolicy, PolicyCommand, PolicyUpdate } from '@dash/contracts';
 import { HttpError } from '@dash/service-kit';
-import { createPolicyStatement, specOf, updatePolicyStatements, validatePolicy, type PolicySpec } from '../src/sql/policies';
+import { createPolicyStatement, createSpecOf, specOf, updatePolicyStatements, validatePolicy } from '../src/sql/policies';
 // The policies remote's review: what it shows before saving, and the payloads it sends.
 import { createPayload, sqlSpecOfForm, updatePayload, validatePolicyForm, type PolicyFormValues } from '../../../mfe-policies/src/policy-form';
 import { createPolicySql, sqlSpecOf, updatePolicySql } from '../../../mfe-policies/src/policy-sql';
@@ -21,16 +21,6 @@ const RUNS = 10_000;
 const TIMEOUT = 120_000;
 const COMMANDS: PolicyCommand[] = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'ALL'];
 
-/** What the create route builds from a body (routes/policies.ts). */
-const routeCreateSpec = (body: PolicyCreate): PolicySpec => ({
-  name: body.name,
-  schema: body.schema ?? 'public',
-  table: body.table,
-  command: body.command,
-  definition: body.definition ?? null,
-  check: body.check ?? null,
-  roles: body.roles ?? [],
-});
 
 /** The service's statements, or the message of its 400. */
 function serviceBuild(fn: () => string[]): string[] | { refused: string } {
@@ -71,7 +61,7 @@ describe('the review shows exactly the statements the service runs', () => {
         const shown = [createPolicySql(sqlSpecOfForm(values, table))];
         const body = createPayload(values, table);
         const run = serviceBuild(() => {
-          const spec = routeCreateSpec(body);
+          const spec = createSpecOf(body);
           validatePolicy(spec);
           return [createPolicyStatement(spec)];
         });

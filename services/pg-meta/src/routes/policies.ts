@@ -4,6 +4,7 @@ import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { previewPolicy } from '../db/preview';
 import {
   createPolicyStatement,
+  createSpecOf,
   dropPolicyStatement,
   findPolicyQuery,
   listPoliciesQuery,
@@ -31,15 +32,7 @@ export function registerPolicyRoutes(app: ServiceApp, ctx: PgMetaContext): void 
   addRoute(app, pgMetaRoutes.listPolicies, async ({ params, query }) => projectQuery<PgPolicy>(ctx.pools, params.ref, listPoliciesQuery(query)));
 
   addRoute(app, policiesRoutes.createPolicy, async ({ params, body }) => {
-    const spec: PolicySpec = {
-      name: body.name,
-      schema: body.schema ?? 'public',
-      table: body.table,
-      command: body.command,
-      definition: body.definition ?? null,
-      check: body.check ?? null,
-      roles: body.roles ?? [],
-    };
+    const spec = createSpecOf(body);
     validatePolicy(spec);
     const statement = createPolicyStatement(spec);
     return withDdlTransaction(ctx.pools, params.ref, async (tx) => {

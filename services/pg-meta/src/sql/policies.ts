@@ -1,4 +1,4 @@
-import { Messages, type PgPolicy, type PolicyCommand, type PolicyUpdate } from '@dash/contracts';
+import { Messages, type PgPolicy, type PolicyCommand, type PolicyCreate, type PolicyUpdate } from '@dash/contracts';
 import { badRequest, type SqlQuery } from '@dash/service-kit';
 import { sqlExpression } from './ddl/expression';
 import { ident, qualified } from './ddl/names';
@@ -142,6 +142,19 @@ export const dropPolicyStatement = (policy: Pick<PolicySpec, 'name' | 'schema' |
   `drop policy ${ident(policy.name)} on ${tableOf(policy)}`;
 
 /** The policy as it is, in the builders' terms. */
+/** The policy a create request asks for: in `public` unless it names a schema, public when no roles. */
+export function createSpecOf(body: PolicyCreate): PolicySpec {
+  return {
+    name: body.name,
+    schema: body.schema ?? 'public',
+    table: body.table,
+    command: body.command,
+    definition: body.definition ?? null,
+    check: body.check ?? null,
+    roles: body.roles ?? [],
+  };
+}
+
 export function specOf(policy: PgPolicy): PolicySpec {
   return {
     name: policy.name,

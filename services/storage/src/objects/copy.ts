@@ -4,9 +4,9 @@ import { StorageApiMessages, type ApiCopyBody } from '@dash/contracts';
 import { notFound, type DatabaseCaller } from '@dash/service-kit';
 import { objectStorageKey } from '../backend/types';
 import type { ObjectRow } from '../sql/objects';
-import { asCaller, bytesKeyOf, checkObjectName, deleteBytes, findBucket, findObject, missingBytesAsNotFound, ownerOf, tryAsCaller } from './common';
+import { bytesKeyOf, checkObjectName, findBucket, findObject, missingBytesAsNotFound, ownerOf, tryAsCaller } from './common';
 import { cacheControlOf, checkMimeType, contentTypeOf, tooLarge, uploadLimit } from './rules';
-import { writeObjectRow } from './upload';
+import { commitObjectRow, writeObjectRow } from './upload';
 import type { StorageContext } from '../app';
 
 /**
@@ -54,13 +54,6 @@ export async function copyObject(
     ...row,
     metadata: { ...source.metadata, eTag: stored.eTag, size: stored.size, contentLength: stored.size, mimetype, cacheControl, lastModified: new Date().toISOString() },
   };
-  let replaced: { id: string; version: string | null } | null;
-  try {
-    replaced = await asCaller(ctx, ref, caller, (client) => writeObjectRow(client, written, upsert));
-  } catch (error) {
-    await deleteBytes(ctx, [key], log);
-    throw error;
-  }
-  if (replaced) await deleteBytes(ctx, [bytesKeyOf(ref, { bucket_id: toBucketId, ...replaced })], log);
+  await commitObjectRow(ctx, ref, caller, written, key, upsert, log);
   return { id: row.id, key: `${toBucketId}/${body.destinationKey}` };
 }

@@ -85,6 +85,21 @@ export async function writeObjectRow(client: pg.PoolClient, row: ObjectRow, upse
 }
 
 /**
+ * Writes the row of bytes already stored at `key`, as the caller. If the row is refused, the new bytes
+ * go; once it is committed, the bytes of the version it replaced go.
+ */
+export async function commitObjectRow(ctx: StorageContext, ref: string, caller: DatabaseCaller, row: ObjectRow, key: string, upsert: boolean, log: FastifyBaseLogger): Promise<void> {
+  let replaced: { id: string; version: string | null } | null;
+  try {
+    replaced = await asCaller(ctx, ref, caller, (client) => writeObjectRow(client, row, upsert));
+  } catch (error) {
+    await deleteBytes(ctx, [key], log);
+    throw error;
+  }
+  if (replaced) await deleteBytes(ctx, [bytesKeyOf(ref, { bucket_id: row.bucketId, ...replaced })], log);
+}
+
+/**
  * Stores an upload: checks the name and the bucket, then the file's type (415) and announced size
  * (413), then asks Postgres whether the caller may write the row (a refusal stores no byte), streams
  * the bytes to a new key (at most the project's and the bucket's limit), and writes the row as the
@@ -128,15 +143,7 @@ export async function storeObject(
       throw error;
     }
 
-    const written = { ...row, metadata: objectMetadata(stored, file.contentType, file.cacheControl) };
-    let replaced: { id: string; version: string | null } | null;
-    try {
-      replaced = await asCaller(ctx, ref, caller, (client) => writeObjectRow(client, written, upsert));
-    } catch (error) {
-      await deleteBytes(ctx, [key], log);
-      throw error;
-    }
-    if (replaced) await deleteBytes(ctx, [bytesKeyOf(ref, { bucket_id: bucketId, ...replaced })], log);
+    await commitObjectRow(ctx, ref, caller, { ...row, metadata: objectMetadata(stored, file.contentType, file.cacheControl) }, key, upsert, log);
     return { id: row.id, key: `${bucketId}/${name}` };
   } catch (error) {
     file.discard();
