@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { ErrorReply, Messages, pgMetaRoutes, policiesRoutes, ServiceMessages, tableEditorRoutes, type OrgRole, type PgPolicy, type PgTable, type PolicyCreate } from '@dash/contracts';
 import { asRole, contractValidator, setupTestProject, TEST_SECRET, type TestProject } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
+import { asDbRole } from './helpers';
 
 /*
  * The policy routes on real Postgres: the spec's five usable templates are created through the API on
@@ -58,26 +58,6 @@ function failed(reply: Reply, status: number, message?: string | RegExp): ErrorR
 
 const create = (policy: PolicyCreate, role: OrgRole = 'owner') => call('POST', '/policies', policy, role);
 
-/**
- * Runs `sql` as a database role with a request's claims, the way the API's requests run, in a
- * transaction that is rolled back. A refusal by Postgres is returned as its SQLSTATE.
- */
-async function asDbRole(role: string, claims: Record<string, unknown>, sql: string): Promise<{ rowCount: number | null; rows: Record<string, unknown>[] } | { code: string }> {
-  const client = new pg.Client({ connectionString: p.url });
-  await client.connect();
-  try {
-    await client.query('begin');
-    await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ role, ...claims })]);
-    await client.query(`set local role ${role}`);
-    const { rowCount, rows } = await client.query(sql);
-    return { rowCount, rows };
-  } catch (error) {
-    return { code: (error as pg.DatabaseError).code! };
-  } finally {
-    await client.query('rollback').catch(() => {});
-    await client.end();
-  }
-}
 
 const alice = { sub: ALICE, email: 'alice@example.com' };
 const bob = { sub: BOB, email: 'bob@example.com' };
@@ -85,9 +65,9 @@ const created: Record<string, PgPolicy> = {};
 
 describe("the spec's five usable templates, created through the API, work as the roles they target", () => {
   it('without a policy, RLS hides every row from anon and authenticated', async () => {
-    expect(await asDbRole('anon', {}, 'select id from public.todos')).toEqual({ rowCount: 0, rows: [] });
-    expect(await asDbRole('authenticated', alice, 'select id from public.todos')).toEqual({ rowCount: 0, rows: [] });
-    expect(await asDbRole('authenticated', alice, `insert into public.todos values (9, '${ALICE}', 'a', 'x')`)).toEqual({ code: '42501' });
+    expect(await asDbRole(p.url, 'anon', {}, 'select id from public.todos')).toEqual({ rowCount: 0, rows: [] });
+    expect(await asDbRole(p.url, 'authenticated', alice, 'select id from public.todos')).toEqual({ rowCount: 0, rows: [] });
+    expect(await asDbRole(p.url, 'authenticated', alice, `insert into public.todos values (9, '${ALICE}', 'a', 'x')`)).toEqual({ code: '42501' });
   });
 
   it('read access for everyone: SELECT to public using (true)', async () => {
@@ -106,8 +86,8 @@ describe("the spec's five usable templates, created through the API, work as the
       check: null,
     });
     created.read = policy;
-    expect(await asDbRole('anon', {}, 'select id from public.todos order by id')).toEqual({ rowCount: 3, rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
-    expect(await asDbRole('authenticated', bob, 'select id from public.todos')).toMatchObject({ rowCount: 3 });
+    expect(await asDbRole(p.url, 'anon', {}, 'select id from public.todos order by id')).toEqual({ rowCount: 3, rows: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+    expect(await asDbRole(p.url, 'authenticated', bob, 'select id from public.todos')).toMatchObject({ rowCount: 3 });
   });
 
   it('insert for authenticated users only: INSERT to authenticated with check (true)', async () => {
@@ -116,8 +96,8 @@ describe("the spec's five usable templates, created through the API, work as the
       policiesRoutes.createPolicy,
     );
     expect(created.insertAuthenticated).toMatchObject({ command: 'INSERT', roles: ['authenticated'], definition: null, check: 'true' });
-    expect(await asDbRole('authenticated', alice, `insert into public.todos values (10, '${BOB}', 'x', 'x')`)).toMatchObject({ rowCount: 1 });
-    expect(await asDbRole('anon', {}, `insert into public.todos values (10, '${BOB}', 'x', 'x')`)).toEqual({ code: '42501' });
+    expect(await asDbRole(p.url, 'authenticated', alice, `insert into public.todos values (10, '${BOB}', 'x', 'x')`)).toMatchObject({ rowCount: 1 });
+    expect(await asDbRole(p.url, 'anon', {}, `insert into public.todos values (10, '${BOB}', 'x', 'x')`)).toEqual({ code: '42501' });
     // Not needed by the next templates: removed through the API.
     ok(await call('DELETE', `/policies/${created.insertAuthenticated.id}`), policiesRoutes.deletePolicy);
   });
@@ -129,11 +109,11 @@ describe("the spec's five usable templates, created through the API, work as the
       policiesRoutes.createPolicy,
     );
     expect(created.updateByEmail.definition).toBe("((auth.jwt() ->> 'email'::text) = email)");
-    expect(await asDbRole('authenticated', alice, `update public.todos set task = 'done'`)).toMatchObject({ rowCount: 2 });
-    expect(await asDbRole('authenticated', bob, `update public.todos set task = 'done'`)).toMatchObject({ rowCount: 1 });
-    expect(await asDbRole('anon', {}, `update public.todos set task = 'done'`)).toMatchObject({ rowCount: 0 });
+    expect(await asDbRole(p.url, 'authenticated', alice, `update public.todos set task = 'done'`)).toMatchObject({ rowCount: 2 });
+    expect(await asDbRole(p.url, 'authenticated', bob, `update public.todos set task = 'done'`)).toMatchObject({ rowCount: 1 });
+    expect(await asDbRole(p.url, 'anon', {}, `update public.todos set task = 'done'`)).toMatchObject({ rowCount: 0 });
     // WITH CHECK: Alice cannot hand her row over to another email.
-    expect(await asDbRole('authenticated', alice, `update public.todos set email = 'bob@example.com' where id = 1`)).toEqual({ code: '42501' });
+    expect(await asDbRole(p.url, 'authenticated', alice, `update public.todos set email = 'bob@example.com' where id = 1`)).toEqual({ code: '42501' });
   });
 
   it('delete by user_id: DELETE to authenticated using (auth.uid() = user_id)', async () => {
@@ -147,10 +127,10 @@ describe("the spec's five usable templates, created through the API, work as the
       }),
       policiesRoutes.createPolicy,
     );
-    expect(await asDbRole('authenticated', bob, 'delete from public.todos')).toMatchObject({ rowCount: 1 });
-    expect(await asDbRole('authenticated', alice, 'delete from public.todos')).toMatchObject({ rowCount: 2 });
-    expect(await asDbRole('authenticated', { sub: '33333333-3333-4333-8333-333333333333' }, 'delete from public.todos')).toMatchObject({ rowCount: 0 });
-    expect(await asDbRole('anon', {}, 'delete from public.todos')).toMatchObject({ rowCount: 0 });
+    expect(await asDbRole(p.url, 'authenticated', bob, 'delete from public.todos')).toMatchObject({ rowCount: 1 });
+    expect(await asDbRole(p.url, 'authenticated', alice, 'delete from public.todos')).toMatchObject({ rowCount: 2 });
+    expect(await asDbRole(p.url, 'authenticated', { sub: '33333333-3333-4333-8333-333333333333' }, 'delete from public.todos')).toMatchObject({ rowCount: 0 });
+    expect(await asDbRole(p.url, 'anon', {}, 'delete from public.todos')).toMatchObject({ rowCount: 0 });
   });
 
   it('insert by user_id: INSERT to authenticated with check (auth.uid() = user_id)', async () => {
@@ -158,9 +138,9 @@ describe("the spec's five usable templates, created through the API, work as the
       await create({ name: 'Enable insert for users based on user_id', table: 'todos', command: 'INSERT', check: '(select auth.uid()) = user_id', roles: ['authenticated'] }),
       policiesRoutes.createPolicy,
     );
-    expect(await asDbRole('authenticated', alice, `insert into public.todos values (11, '${ALICE}', 'a', 'mine')`)).toMatchObject({ rowCount: 1 });
-    expect(await asDbRole('authenticated', alice, `insert into public.todos values (11, '${BOB}', 'a', 'forged')`)).toEqual({ code: '42501' });
-    expect(await asDbRole('anon', {}, `insert into public.todos values (11, '${ALICE}', 'a', 'x')`)).toEqual({ code: '42501' });
+    expect(await asDbRole(p.url, 'authenticated', alice, `insert into public.todos values (11, '${ALICE}', 'a', 'mine')`)).toMatchObject({ rowCount: 1 });
+    expect(await asDbRole(p.url, 'authenticated', alice, `insert into public.todos values (11, '${BOB}', 'a', 'forged')`)).toEqual({ code: '42501' });
+    expect(await asDbRole(p.url, 'anon', {}, `insert into public.todos values (11, '${ALICE}', 'a', 'x')`)).toEqual({ code: '42501' });
   });
 
   it('lists the created policies in the postgres-meta dialect', async () => {
@@ -189,7 +169,7 @@ describe('update changes only what changed, in one transaction', () => {
       policiesRoutes.updatePolicy,
     );
     expect(after).toEqual({ ...before, name: 'Owners delete', definition: '((auth.uid() = user_id) AND (id > 1))' });
-    expect(await asDbRole('authenticated', alice, 'delete from public.todos')).toMatchObject({ rowCount: 1 });
+    expect(await asDbRole(p.url, 'authenticated', alice, 'delete from public.todos')).toMatchObject({ rowCount: 1 });
   });
 
   it('removing WITH CHECK from an UPDATE policy recreates it (ALTER POLICY cannot), atomically', async () => {
@@ -308,12 +288,12 @@ describe("the policies screen's RLS toggle: PATCH /tables/:id with rls_enabled, 
     expect(on).toMatchObject({ id, schema: 'public', name: 'toggled', rls_enabled: true });
     expect(await rlsOn()).toBe(true);
     // On, with no policy: nothing for anon.
-    expect(await asDbRole('anon', {}, 'select id from public.toggled')).toEqual({ rowCount: 0, rows: [] });
+    expect(await asDbRole(p.url, 'anon', {}, 'select id from public.toggled')).toEqual({ rowCount: 0, rows: [] });
 
     const off = ok<PgTable>(await call('PATCH', `/tables/${id}`, { rls_enabled: false }), tableEditorRoutes.updateTable);
     expect(off).toMatchObject({ id, rls_enabled: false });
     expect(await rlsOn()).toBe(false);
-    expect(await asDbRole('anon', {}, 'select id from public.toggled order by id')).toEqual({ rowCount: 2, rows: [{ id: 1 }, { id: 2 }] });
+    expect(await asDbRole(p.url, 'anon', {}, 'select id from public.toggled order by id')).toEqual({ rowCount: 2, rows: [{ id: 1 }, { id: 2 }] });
   });
 
   it('refuses read-only members (403) and leaves the table as it was; a table that does not exist is a 404', async () => {

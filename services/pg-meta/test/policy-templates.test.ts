@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { policiesRoutes, type PgPolicy } from '@dash/contracts';
 import { quoteIdent } from '@dash/service-kit';
 import { asRole, contractValidator, setupTestProject, TEST_SECRET, type TestProject } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
+import { asDbRole } from './helpers';
 // The policies remote's own templates and payload builder: what the editor offers is what is tried here.
 import { createPayload, type PolicyFormValues } from '../../../mfe-policies/src/policy-form';
 import { POLICY_TEMPLATES, templateStatement, type PolicyTemplate } from '../../../mfe-policies/src/templates';
@@ -62,31 +62,14 @@ const template = (id: string): PolicyTemplate => {
   return found;
 };
 
-/** Runs `sql` as a database role with a request's claims, rolled back; a refusal is its SQLSTATE. */
-async function as(role: string, claims: Record<string, unknown>, sql: string): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null } | { code: string }> {
-  const client = new pg.Client({ connectionString: p.url });
-  await client.connect();
-  try {
-    await client.query('begin');
-    await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ role, ...claims })]);
-    await client.query(`set local role ${role}`);
-    const { rows, rowCount } = await client.query(sql);
-    return { rows, rowCount };
-  } catch (error) {
-    return { code: (error as pg.DatabaseError).code! };
-  } finally {
-    await client.query('rollback').catch(() => {});
-    await client.end();
-  }
-}
 
 const ids = async (role: string, claims: Record<string, unknown> = {}) => {
-  const result = await as(role, claims, 'select id from public.notes order by id');
+  const result = await asDbRole(p.url, role, claims, 'select id from public.notes order by id');
   if ('code' in result) throw new Error(`select refused: ${result.code}`);
   return result.rows.map((r) => r.id);
 };
 const count = async (role: string, claims: Record<string, unknown>, sql: string) => {
-  const result = await as(role, claims, sql);
+  const result = await asDbRole(p.url, role, claims, sql);
   return 'code' in result ? result.code : result.rowCount;
 };
 
@@ -190,7 +173,7 @@ describe('the three preview-only templates, run as the SQL they show with what t
   it('security definer function: the same answer while team_members itself is closed to the users', async () => {
     await p.sql('alter table public.team_members enable row level security');
     await run('security-definer');
-    expect(await as('authenticated', alice, 'select * from public.team_members')).toEqual({ rows: [], rowCount: 0 });
+    expect(await asDbRole(p.url, 'authenticated', alice, 'select * from public.team_members')).toEqual({ rows: [], rowCount: 0 });
     expect(await ids('authenticated', alice)).toEqual([1]);
     expect(await ids('authenticated', bob)).toEqual([2]);
     expect(await ids('anon')).toEqual([]);
