@@ -41,6 +41,8 @@ export const Messages = {
   encryptedNotEditable: 'Encrypted columns cannot be edited',
   noPrimaryKeyForWrite: 'Please add a primary key column to your table to update or delete rows',
   truncateWhileImpersonating: 'Table truncation is not supported when impersonating a role',
+  /** Ours: a CSV import is a COPY as the table's owner, so it would not be made as the role shown. */
+  csvImportWhileImpersonating: 'CSV import is not supported when impersonating a role',
   changesSaved: 'Changes saved',
   filteredBy: (n: number) => `Filtered by ${n} rule${n === 1 ? '' : 's'}`,
   sortedBy: (n: number) => `Sorted by ${n} rule${n === 1 ? '' : 's'}`,

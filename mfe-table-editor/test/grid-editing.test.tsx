@@ -261,6 +261,14 @@ describe('grid: selection and deletion', () => {
     expect(remove.disabled).toBe(true);
     await userEvent.hover(remove.parentElement!);
     expect(screen.getByRole('tooltip').textContent).toBe(Messages.truncateWhileImpersonating);
+
+    // A CSV import runs as the table's owner, so it is refused while another role is shown.
+    await userEvent.click(screen.getAllByRole('button', { name: 'Clear selection' })[0]!);
+    await userEvent.click(screen.getByRole('button', { name: 'Insert' }));
+    const importItem = screen.getByRole('menuitem', { name: /Import data from CSV/ }) as HTMLButtonElement;
+    expect(importItem.disabled).toBe(true);
+    expect(importItem.title).toBe(Messages.csvImportWhileImpersonating);
+    expect((screen.getByRole('menuitem', { name: /Insert row/ }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('asks before changing page with a selection, and clears it', async () => {

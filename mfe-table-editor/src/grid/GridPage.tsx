@@ -162,6 +162,7 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = usePageSize();
   const [role, setRole] = useImpersonation(`${ref}:${id}`);
+  const importReason = role ? Messages.csvImportWhileImpersonating : undefined;
   const roleKey = JSON.stringify(role ?? null);
   useEffect(() => setPage(1), [filtersKey, roleKey]);
 
@@ -435,7 +436,7 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
           title={Messages.tableEmpty}
           action={
             !readOnly && canWrite ? (
-              <Button size="sm" onClick={() => setPanel({ kind: 'csv' })}>
+              <Button size="sm" disabledReason={importReason} onClick={() => setPanel({ kind: 'csv' })}>
                 {Messages.importViaCsv}
               </Button>
             ) : undefined
@@ -494,6 +495,7 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
                   disabledReason={writeReason}
                   onInsertRow={() => setPanel({ kind: 'insert-row' })}
                   onInsertColumn={() => setPanel({ kind: 'column' })}
+                  importDisabledReason={importReason}
                   onImportCsv={() => setPanel({ kind: 'csv' })}
                 />
               )}

@@ -3,8 +3,9 @@ import type { GridView } from '@dash/contracts';
 import { MenuItem, Popover, usePopoverAnchor } from './Popover';
 
 /** Insert: a row (side panel), a column (column editor) or data from a CSV file. */
-export function InsertMenu({ disabledReason, onInsertRow, onInsertColumn, onImportCsv }: {
+export function InsertMenu({ disabledReason, importDisabledReason, onInsertRow, onInsertColumn, onImportCsv }: {
   disabledReason?: string;
+  importDisabledReason?: string;
   onInsertRow: () => void;
   onInsertColumn: () => void;
   onImportCsv: () => void;
@@ -31,7 +32,7 @@ export function InsertMenu({ disabledReason, onInsertRow, onInsertColumn, onImpo
             Insert column
             <span className="te-menu__hint">Insert a new column into the table</span>
           </MenuItem>
-          <MenuItem onSelect={run(onImportCsv)}>
+          <MenuItem onSelect={run(onImportCsv)} disabledReason={importDisabledReason}>
             Import data from CSV
             <span className="te-menu__hint">Insert new rows from a CSV file</span>
           </MenuItem>
