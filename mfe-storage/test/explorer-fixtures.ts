@@ -1,6 +1,5 @@
 // A storage service for explorer tests, answering at the network edge (fetch and XMLHttpRequest): it keeps
 // the bucket's objects, so listings after a write show it, and records what was asked.
-import { act } from '@testing-library/react';
 import { mockFetch, permissionsAnswer, type FetchMock, type MockAnswer } from '@dash/shell-sdk/testing';
 import { EMPTY_FOLDER_PLACEHOLDER, type ListOptions, type OrgRole, type StorageItem } from '@dash/contracts';
 
@@ -135,58 +134,7 @@ export async function bodies<T = unknown>(fetchMock: FetchMock, key: string): Pr
   return (await fetchMock.bodiesOf(key)) as T[];
 }
 
-/** The browser's XMLHttpRequest, replaced at the network edge: records each upload and answers on demand. */
-export class FakeXhr {
-  static requests: FakeXhr[] = [];
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: unknown;
-  status = 0;
-  responseText = '';
-  upload: { onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name.toLowerCase()] = value;
-  }
-  send(body: unknown) {
-    this.body = body;
-    FakeXhr.requests.push(this);
-  }
-  abort() {
-    this.onabort?.();
-  }
-  get path() {
-    return new URL(this.url).searchParams.get('path');
-  }
-  progress(loaded: number, total: number) {
-    act(() => this.upload.onprogress?.({ loaded, total, lengthComputable: true }));
-  }
-  async respond(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    await act(async () => this.onload?.());
-  }
-}
-
-/** Installs FakeXhr for the tests of the current file. */
-export function installFakeXhr() {
-  const realXhr = globalThis.XMLHttpRequest;
-  beforeEach(() => {
-    FakeXhr.requests = [];
-    globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
-  });
-  afterEach(() => {
-    globalThis.XMLHttpRequest = realXhr;
-  });
-}
+export { FakeXhr, installFakeXhr } from '@dash/shell-sdk/testing';
 
 /**
  * Answers some `METHOD /path` requests with raw bytes (files, archives, signed URLs) and hands the

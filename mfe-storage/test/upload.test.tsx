@@ -30,7 +30,7 @@ async function choose(files: File[]) {
 
 /** Answers an upload as the service does, keeping the file in the bucket. */
 async function succeed(bucket: FakeBucket, xhr: FakeXhr) {
-  const path = xhr.path!;
+  const path = xhr.searchParam('path')!;
   bucket.put({ path, size: (xhr.body as File).size, mimetype: xhr.headers['content-type']! });
   await xhr.respond(200, { id: `id-${path}`, path, fullPath: `invoices/${path}` });
 }
@@ -44,7 +44,7 @@ describe('upload', () => {
     await waitFor(() => expect(FakeXhr.requests).toHaveLength(2));
     const [first, second] = FakeXhr.requests as [FakeXhr, FakeXhr];
     expect([first.method, new URL(first.url).pathname]).toEqual(['POST', api('invoices', '/upload')]);
-    expect([first.path, second.path]).toEqual(['readme (1).txt', 'my_photo.png']);
+    expect([first.searchParam('path'), second.searchParam('path')]).toEqual(['readme (1).txt', 'my_photo.png']);
     expect(new URL(first.url).searchParams.get('upsert')).toBe('false');
     expect(second.headers).toEqual({ 'content-type': 'image/png', 'cache-control': 'max-age=3600' });
 
@@ -69,7 +69,7 @@ describe('upload', () => {
     await choose([file('big.bin', 2000), file('small.txt', 10)]);
     expect(await toast(Messages.uploadTooLarge(1, '1KB'))).toBeTruthy();
     expect(screen.getByText(Messages.uploadLimitHint)).toBeTruthy();
-    await waitFor(() => expect(FakeXhr.requests.map((x) => x.path)).toEqual(['small.txt']));
+    await waitFor(() => expect(FakeXhr.requests.map((x) => x.searchParam('path'))).toEqual(['small.txt']));
     await succeed(bucket, FakeXhr.requests[0]!);
     expect(await toast(Messages.uploaded(1, 1))).toBeTruthy();
 
@@ -121,7 +121,7 @@ describe('upload', () => {
     expect(within(root).queryByText(Messages.dropToUpload)).toBeNull();
     fireEvent.drop(photos, { dataTransfer });
     expect(within(photos).queryByText(Messages.dropToUpload)).toBeNull();
-    await waitFor(() => expect(FakeXhr.requests.map((x) => x.path)).toEqual(['photos/dog.png']));
+    await waitFor(() => expect(FakeXhr.requests.map((x) => x.searchParam('path'))).toEqual(['photos/dog.png']));
     await succeed(bucket, FakeXhr.requests[0]!);
     await waitFor(() => expect(rowNames(photos)).toEqual(['cat.png', 'dog.png']));
   });

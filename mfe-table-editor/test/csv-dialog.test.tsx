@@ -1,61 +1,13 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Ajv from 'ajv';
-import { mockFetch, permissionsAnswer, renderArea } from '@dash/shell-sdk/testing';
+import { FakeXhr, installFakeXhr, mockFetch, permissionsAnswer, renderArea } from '@dash/shell-sdk/testing';
 import { Messages, TableCreate, type PgTable } from '@dash/contracts';
 import { CsvImportDialog, IMPORT_NEEDS_PERMISSION } from '../src/csv/CsvImportDialog';
 import { TABLE_NAME_REQUIRED } from '../src/forms/table-form';
 import { profilesTable } from './forms.fixtures';
 
-/** The browser's XMLHttpRequest, replaced at the network edge: records the request, answers on demand. */
-class FakeXhr {
-  static requests: FakeXhr[] = [];
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: unknown;
-  status = 0;
-  statusText = '';
-  responseText = '';
-  upload: { onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  aborted = false;
-
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name.toLowerCase()] = value;
-  }
-  send(body: unknown) {
-    this.body = body;
-    FakeXhr.requests.push(this);
-  }
-  abort() {
-    this.aborted = true;
-    this.onabort?.();
-  }
-  progress(loaded: number, total: number) {
-    act(() => this.upload.onprogress?.({ loaded, total, lengthComputable: true }));
-  }
-  async respond(status: number, body: unknown) {
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    await act(async () => this.onload?.());
-  }
-}
-
-const realXhr = globalThis.XMLHttpRequest;
-beforeEach(() => {
-  FakeXhr.requests = [];
-  globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
-});
-afterEach(() => {
-  globalThis.XMLHttpRequest = realXhr;
-});
+installFakeXhr();
 
 const lastRequest = () => {
   expect(FakeXhr.requests).toHaveLength(1);

@@ -1,6 +1,6 @@
 // Test helpers for remotes and the shell: render an area inside the real store and router, with
 // `fetch` replaced by canned answers (the network edge). Not part of the sdk's runtime exports.
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { ComponentType, ReactElement } from 'react';
@@ -106,4 +106,63 @@ export function bootstrapRoles(): PgRole[] {
     pgRole(16387, 'authenticator', { canLogin: true }),
     pgRole(16388, 'dashboard_user', { canCreateDb: true, canCreateRole: true }),
   ];
+}
+
+/**
+ * The browser's XMLHttpRequest (uploads with progress), replaced at the network edge: records each
+ * request and answers it on demand. `installFakeXhr()` puts it in place for the tests of a file.
+ */
+export class FakeXhr {
+  static requests: FakeXhr[] = [];
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: unknown;
+  status = 0;
+  statusText = '';
+  responseText = '';
+  upload: { onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  aborted = false;
+
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name.toLowerCase()] = value;
+  }
+  send(body: unknown) {
+    this.body = body;
+    FakeXhr.requests.push(this);
+  }
+  abort() {
+    this.aborted = true;
+    this.onabort?.();
+  }
+  /** A query parameter of the request's URL. */
+  searchParam(name: string): string | null {
+    return new URL(this.url).searchParams.get(name);
+  }
+  progress(loaded: number, total: number) {
+    act(() => this.upload.onprogress?.({ loaded, total, lengthComputable: true }));
+  }
+  async respond(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    await act(async () => this.onload?.());
+  }
+}
+
+export function installFakeXhr(): void {
+  const realXhr = globalThis.XMLHttpRequest;
+  beforeEach(() => {
+    FakeXhr.requests = [];
+    globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
+  });
+  afterEach(() => {
+    globalThis.XMLHttpRequest = realXhr;
+  });
 }

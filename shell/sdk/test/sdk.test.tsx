@@ -45,14 +45,20 @@ describe('Button', () => {
   });
 });
 
+/** A store with the toaster on screen. */
+function renderToaster() {
+  const store = createStore();
+  render(
+    <Provider store={store}>
+      <Toaster />
+    </Provider>,
+  );
+  return store;
+}
+
 describe('store', () => {
   it('shows toasts and dismisses them', async () => {
-    const store = createStore();
-    render(
-      <Provider store={store}>
-        <Toaster />
-      </Provider>,
-    );
+    const store = renderToaster();
     act(() => {
       store.dispatch(showToast({ kind: 'success', message: 'Saved', durationMs: 50 }));
     });
@@ -61,12 +67,7 @@ describe('store', () => {
   });
 
   it('keeps the newest three toasts when more arrive at once', () => {
-    const store = createStore();
-    render(
-      <Provider store={store}>
-        <Toaster />
-      </Provider>,
-    );
+    const store = renderToaster();
     act(() => {
       for (const n of [1, 2, 3, 4, 5]) store.dispatch(showToast({ kind: 'success', message: `Done ${n}` }));
     });
