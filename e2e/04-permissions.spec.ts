@@ -17,12 +17,15 @@ test('a Read-only member sees write actions disabled, and the service refuses th
   expect(list.status()).toBe(200);
   expect(((await list.json()) as { id: string }[]).map((b) => b.id)).not.toContain('viewer-bucket');
 
-  // The SQL editor is not for Read-only members: the service refuses the run.
-  const run = await page.request.post(`/api/pg-meta/${REF}/query`, { data: { query: 'select 1' } });
-  expect(run.status()).toBe(403);
-  await page.goto(`/project/${REF}/sql/new`);
-  await expect(page.getByRole('button', { name: 'Run' })).toBeDisabled();
-  await screenshot(page, '11-viewer-sql');
+  // Read-only members' SQL runs as the project's read-only role: a select works, Postgres refuses a write,
+  // and they cannot pick another role to run as.
+  const read = await page.request.post(`/api/pg-meta/${REF}/sql/run`, { data: { query: 'select count(*) as n from public.countries' } });
+  expect(read.status()).toBe(200);
+  const write = await page.request.post(`/api/pg-meta/${REF}/sql/run`, { data: { query: `insert into public.countries (name) values ('Nowhere')` } });
+  expect(write.status()).toBe(400);
+  expect(((await write.json()) as { message: string }).message).toMatch(/read-only transaction|permission denied/);
+  const asAnon = await page.request.post(`/api/pg-meta/${REF}/sql/run`, { data: { query: 'select 1', runAs: { role: 'service_role' } } });
+  expect(asAnon.status()).toBe(403);
 });
 
 test('signed-out calls are refused and cross-site writes are blocked', async ({ request }) => {

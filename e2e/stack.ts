@@ -44,10 +44,15 @@ export function pidOf(processName: string): number {
  * (test fixtures). Returns the rows of the last statement.
  */
 export async function runSql(page: Page, query: string): Promise<Record<string, unknown>[]> {
-  const response = await page.request.post(`/api/pg-meta/${REF}/query`, { data: { query } });
-  const body = (await response.json()) as { rows?: Record<string, unknown>[]; message?: string };
+  const response = await page.request.post(`/api/pg-meta/${REF}/sql/run`, { data: { query } });
+  const body = (await response.json()) as {
+    results?: Array<{ columns: Array<{ name: string }>; rows: unknown[][] }>;
+    message?: string;
+  };
   if (!response.ok()) throw new Error(`SQL failed (${response.status()}): ${body.message}\n${query}`);
-  return body.rows ?? [];
+  const last = body.results?.at(-1);
+  if (!last) return [];
+  return last.rows.map((row) => Object.fromEntries(last.columns.map((column, i) => [column.name, row[i]])));
 }
 
 /** The table id (oid) the editor's URLs use. */

@@ -47,9 +47,20 @@ export const STORAGE_POLICY_NAME_MAX = 50;
 /** Selected files download as one zip of this name. */
 export const SELECTION_ZIP_NAME = 'storage-download.zip';
 
-/** SQL editor limits: rows returned to the browser and how long one run may take. */
-export const SQL_EDITOR_MAX_ROWS = 1000;
+/**
+ * SQL editor limits: rows of each result returned to the browser (the rest comes with an export), the
+ * default statement timeout (a project setting, between the two bounds) and the text's size.
+ */
+export const SQL_EDITOR_MAX_ROWS = 100_000;
 export const SQL_EDITOR_STATEMENT_TIMEOUT_MS = 60_000;
+export const SQL_EDITOR_STATEMENT_TIMEOUT_MIN_MS = 1_000;
+export const SQL_EDITOR_STATEMENT_TIMEOUT_MAX_MS = 3_600_000;
+/** Snippet hover preview: the first characters of the SQL, whitespace collapsed (shell spec, section 9). */
+export const SNIPPET_PREVIEW_CHARS = 43;
+/** Versions kept per snippet; older ones are pruned on save. */
+export const SNIPPET_VERSIONS_KEPT = 100;
+/** How long an export token from `prepareExport` may be used. */
+export const SQL_EXPORT_TOKEN_TTL_SECONDS = 60;
 export const SQL_EDITOR_MAX_QUERY_BYTES = 1_000_000;
 
 /** Edge logs page. */

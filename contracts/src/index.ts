@@ -15,3 +15,5 @@ export * from './policies';
 export * from './storage-policy';
 export * from './storage-api-buckets';
 export * from './storage-api';
+export * from './sql-editor';
+export * from './content';

@@ -135,6 +135,20 @@ export const Messages = {
   storageSettingsUpdated: 'Successfully updated storage settings',
   storageConfigLoadFailed: "Failed to retrieve project's storage configuration",
   schemaNotFound: (id: number | string) => `Cannot find schema with id ${id}`,
+  // SQL editor (shell spec, sections 4, 5, 6 and 8)
+  queryNameRequired: 'Please enter a query name',
+  noProjectQueries: 'No project queries found',
+  noOngoingQueries: 'No ongoing queries running on database',
+  /** The bulk delete's 404 (treated as success) and the single delete's "already deleted" message. */
+  contentNotFound: 'Content not found',
+  contentsNotFound: 'Contents not found',
+  renameQueryFailed: (message: string) => `Failed to rename query: ${message}`,
+  deleteQueryFailed: (message: string) => `Failed to delete query: ${message}`,
+  deleteQueriesFailed: (message: string) => `Failed to delete queries: ${message}`,
+  abortQueryFailed: (message: string) => `Failed to abort query: ${message}`,
+  duplicateQueryFailed: (message: string) => `Failed to create a personal copy of this query: ${message}`,
+  createQueryFailed: (message: string) => `Failed to create new query: ${message}`,
+  shareQueryFailed: (message: string) => `Failed to share query: ${message}`,
 } as const;
 
 /** Replies the services give for common client mistakes. */

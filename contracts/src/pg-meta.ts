@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineRoute, RefParams } from './route';
 import { access, Permission } from './permissions';
-import { ENTITY_PAGE_SIZE, SQL_EDITOR_MAX_QUERY_BYTES } from './constants';
+import { ENTITY_PAGE_SIZE } from './constants';
 
 /** postgres-meta's schema shape. */
 export const PgSchema = Type.Object({ id: Type.Integer(), name: Type.String(), owner: Type.String() });
@@ -53,17 +53,6 @@ export type EntitySort = Static<typeof EntitySort>;
 /** Comma-separated schema names, as postgres-meta takes them. */
 const SchemaList = Type.String({ maxLength: 10_000 });
 
-export const QueryColumn = Type.Object({ name: Type.String(), type: Type.String() });
-export const QueryResult = Type.Object({
-  command: Type.String(),
-  columns: Type.Array(QueryColumn),
-  rows: Type.Array(Type.Record(Type.String(), Type.Unknown())),
-  rowCount: Type.Union([Type.Integer(), Type.Null()]),
-  /** More rows existed than the editor returns. */
-  truncated: Type.Boolean(),
-  durationMs: Type.Number(),
-});
-export type QueryResult = Static<typeof QueryResult>;
 
 export const pgMetaRoutes = {
   listSchemas: defineRoute({
@@ -102,17 +91,5 @@ export const pgMetaRoutes = {
     }),
     response: Type.Object({ data: Type.Array(Entity), hasMore: Type.Boolean() }),
     access: access.project(Permission.TenantSqlAdminRead),
-  }),
-  runQuery: defineRoute({
-    service: 'pg-meta',
-    method: 'POST',
-    url: '/:ref/query',
-    params: RefParams,
-    body: Type.Object({ query: Type.String({ maxLength: SQL_EDITOR_MAX_QUERY_BYTES }) }),
-    response: QueryResult,
-    // Not for Read-only members: a read-only transaction is no boundary while the session user is the
-    // database owner (pg_read_file, COPY ... TO PROGRAM, SET ROLE). Read-only runs need a login role of
-    // their own per project first.
-    access: access.project(Permission.TenantSqlQuery),
   }),
 };

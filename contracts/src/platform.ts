@@ -134,6 +134,10 @@ export const platformRoutes = {
     method: 'GET',
     url: '/internal/projects/:ref/connection',
     params: RefParams,
+    /** Which of the project's login roles (see the kit's project bootstrap); the admin role by default. */
+    querystring: Type.Object({
+      role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('read_only'), Type.Literal('storage')], { default: 'admin' })),
+    }),
     response: Type.Object({ ref: Type.String(), connectionString: Type.String() }),
     access: access.internal,
   }),

@@ -60,6 +60,10 @@ export const ErrorReply = Type.Object(
     error: Type.String(),
     message: Type.String(),
     code: Type.Optional(Type.String()),
+    /** A statement error's Postgres detail and hint, and its 1-based character position in the text sent. */
+    detail: Type.Optional(Type.String()),
+    hint: Type.Optional(Type.String()),
+    position: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { $id: 'ErrorReply' },
 );

@@ -117,7 +117,7 @@ async function main() {
     adminUrl = database.url;
     await ensureDatabase(adminUrl, 'dash_platform');
     platformUrl = withDatabase(adminUrl, 'dash_platform');
-    console.log(`Database: embedded Postgres 15 on 127.0.0.1:${database.port} (data in ${path.join(dataDir(), 'postgres')})`);
+    console.log(`Database: embedded Postgres ${database.version} on 127.0.0.1:${database.port} (data in ${path.join(dataDir(), 'postgres')})`);
   }
 
   const common = { DASH_INTERNAL_SECRET: secrets.internalSecret, NODE_ENV: 'production' };

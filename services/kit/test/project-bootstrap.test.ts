@@ -1,31 +1,61 @@
 import pg from 'pg';
-import { bootstrapProjectDatabase } from '../src/project-bootstrap';
-import { createTestDatabase } from '../src/testing';
+import { bootstrapProjectDatabase, dropProjectDatabase, projectRoleName, type ProjectConnections } from '../src/project-bootstrap';
+import { createTestDatabase, testServerUrl } from '../src/testing';
 
-let database: { url: string; drop: () => Promise<void> };
-let other: { url: string; drop: () => Promise<void> };
+type Database = { name: string; url: string; drop: () => Promise<void> };
+let database: Database;
+let other: Database;
+let connections: ProjectConnections;
+let otherConnections: ProjectConnections;
 let client: pg.Client;
+
+/** Runs `work` with a client logged in with `url`. */
+async function as<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The SQLSTATE a statement fails with (undefined when it succeeds). */
+async function failure(url: string, text: string): Promise<string | undefined> {
+  return as(url, async (c) => {
+    try {
+      await c.query(text);
+      return undefined;
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+  });
+}
 
 beforeAll(async () => {
   database = await createTestDatabase('kitboot');
   other = await createTestDatabase('kitboot');
   // Two projects bootstrapped at once: roles are cluster-wide, so they race to create them.
-  await Promise.all([bootstrapProjectDatabase(database.url), bootstrapProjectDatabase(other.url)]);
+  [connections, otherConnections] = await Promise.all([bootstrapProjectDatabase(database.url), bootstrapProjectDatabase(other.url)]);
   client = new pg.Client({ connectionString: database.url });
   await client.connect();
 });
 
 afterAll(async () => {
   await client.end();
-  await database.drop();
-  await other.drop();
+  await dropProjectDatabase(testServerUrl(), database.name);
+  await dropProjectDatabase(testServerUrl(), other.name);
 });
 
 describe('bootstrapProjectDatabase', () => {
   it('is idempotent', async () => {
     await client.query(`insert into storage.buckets (id, name) values ('keep', 'keep')`);
     await bootstrapProjectDatabase(database.url);
-    await bootstrapProjectDatabase(database.url);
+    // The stored passwords given again keep the connection strings working.
+    const passwords = { admin: 'pw-admin-1', read_only: 'pw-ro-1', storage: 'pw-storage-1' };
+    const again = await bootstrapProjectDatabase(database.url, passwords);
+    expect(await as(again.admin, async (c) => (await c.query('select current_user as u')).rows[0].u)).toBe(projectRoleName(database.name, 'admin'));
+    connections = again;
     const { rows } = await client.query('select id from storage.buckets');
     expect(rows).toEqual([{ id: 'keep' }]);
     await client.query(`delete from storage.buckets`);
@@ -96,5 +126,79 @@ describe('bootstrapProjectDatabase', () => {
               storage.extension('a/b/c.tar.gz') as ext, storage.extension('a/noext') as none`,
     );
     expect(rows[0]).toEqual({ folders: ['a', 'b'], file: 'c.png', ext: 'gz', none: '' });
+  });
+});
+
+describe('project roles', () => {
+  it('makes the admin role own the project and not a superuser', async () => {
+    const { rows } = await as(connections.admin, (c) =>
+      c.query(`select current_user as me, r.rolsuper, r.rolcreatedb, r.rolcreaterole, r.rolbypassrls,
+                      (select nspowner::regrole::text from pg_namespace where nspname = 'storage') as storage_owner,
+                      (select relowner::regrole::text from pg_class where oid = 'auth.users'::regclass) as users_owner,
+                      pg_get_userbyid((select datdba from pg_database where datname = current_database())) as db_owner
+               from pg_roles r where r.rolname = current_user`),
+    );
+    const admin = projectRoleName(database.name, 'admin');
+    expect(rows[0]).toEqual({
+      me: admin, rolsuper: false, rolcreatedb: false, rolcreaterole: true, rolbypassrls: true,
+      storage_owner: admin, users_owner: admin, db_owner: admin,
+    });
+  });
+
+  it('refuses what only a superuser may do, with Postgres errors', async () => {
+    // 42501 insufficient_privilege for each: the role, not our code, is the boundary.
+    expect(await failure(connections.admin, `copy (select 1) to program 'true'`)).toBe('42501');
+    expect(await failure(connections.admin, `select pg_read_file('/etc/passwd')`)).toBe('42501');
+    expect(await failure(connections.admin, `alter system set work_mem = '1GB'`)).toBe('42501');
+    expect(await failure(connections.admin, `grant pg_execute_server_program to current_user`)).toBe('42501');
+    expect(await failure(connections.admin, `set role postgres`)).toBe('42501');
+    expect(await failure(connections.admin, `create database sneaky`)).toBe('42501');
+  });
+
+  it('lets the admin create and use roles, act as the API roles and write storage policies', async () => {
+    await as(connections.admin, async (c) => {
+      await c.query(`create policy "kit probe" on storage.objects for select to anon using (bucket_id = 'public')`);
+      await c.query(`drop policy "kit probe" on storage.objects`);
+      await c.query('create role kitboot_reporting nologin');
+      await c.query('set role kitboot_reporting');
+      await c.query('reset role');
+      for (const role of ['anon', 'authenticated', 'service_role']) await c.query(`set role ${role}`);
+      await c.query('reset role');
+      await c.query('drop role kitboot_reporting');
+    });
+  });
+
+  it('lets the read-only role read everything and write nothing', async () => {
+    await as(connections.admin, (c) => c.query('create table public.ro_probe (id int primary key); insert into public.ro_probe values (1)'));
+    await as(connections.read_only, async (c) => {
+      expect((await c.query('select count(*)::int as n from public.ro_probe')).rows[0].n).toBe(1);
+      expect((await c.query('select count(*)::int as n from storage.buckets')).rows[0].n).toBe(1);
+      // Leaving the read-only transaction mode does not help: the role has no write privilege.
+      await c.query('set default_transaction_read_only = off');
+      await expect(c.query('insert into public.ro_probe values (2)')).rejects.toMatchObject({ code: '42501' });
+      await expect(c.query('create table public.ro_new (id int)')).rejects.toMatchObject({ code: '42501' });
+      await expect(c.query('set role anon')).rejects.toMatchObject({ code: '42501' });
+    });
+    await as(connections.read_only, async (c) => {
+      await expect(c.query('delete from public.ro_probe')).rejects.toMatchObject({ code: '25006' });
+    });
+  });
+
+  it('lets the storage role act as the API roles and touch only the storage tables', async () => {
+    await as(connections.storage, async (c) => {
+      await c.query('begin; set local role service_role; select count(*) from storage.objects; commit');
+      expect((await c.query('select count(*)::int as n from storage.buckets')).rows[0].n).toBe(1);
+      expect((await c.query(`select relowner::regrole::text as o from pg_class where oid = 'storage.objects'::regclass`)).rows[0].o).toBe(
+        projectRoleName(database.name, 'storage'),
+      );
+      await expect(c.query('select * from public.ro_probe')).rejects.toMatchObject({ code: '42501' });
+      await expect(c.query('create table public.x (id int)')).rejects.toMatchObject({ code: '42501' });
+    });
+  });
+
+  it("keeps one project's roles out of another project's database", async () => {
+    const intruder = new URL(otherConnections.admin);
+    intruder.pathname = `/${database.name}`;
+    await expect(as(intruder.toString(), (c) => c.query('select 1'))).rejects.toMatchObject({ code: '42501' });
   });
 });

@@ -20,8 +20,8 @@ describe('ProjectPools', () => {
   it('creates one pool per project, and does not remember failed lookups', async () => {
     const asked: string[] = [];
     let known = false;
-    const pools = new ProjectPools(async (ref) => {
-      asked.push(ref);
+    const pools = new ProjectPools(async (ref, role) => {
+      asked.push(`${role}:${ref}`);
       if (ref === 'late' && !known) throw new HttpError(404, 'Project not found');
       return database.url;
     }, 2);
@@ -33,7 +33,24 @@ describe('ProjectPools', () => {
       known = true;
       const late = await pools.get('late');
       expect((await late.query('select current_database() as db')).rows[0].db).toMatch(/^kitpool_/);
-      expect(asked).toEqual(['one', 'late', 'late']);
+      expect(asked).toEqual(['admin:one', 'admin:late', 'admin:late']);
+    } finally {
+      await pools.closeAll();
+    }
+  });
+
+  it('keeps a pool per role, and `as(role)` shares them with another default', async () => {
+    const asked: string[] = [];
+    const pools = new ProjectPools(async (ref, role) => {
+      asked.push(`${role}:${ref}`);
+      return database.url;
+    });
+    try {
+      const storage = pools.as('storage');
+      const [admin, viaStorage, readOnly] = await Promise.all([pools.get('p'), storage.get('p'), pools.get('p', 'read_only')]);
+      expect(new Set([admin, viaStorage, readOnly]).size).toBe(3);
+      expect(await storage.get('p', 'admin')).toBe(admin);
+      expect(asked.sort()).toEqual(['admin:p', 'read_only:p', 'storage:p']);
     } finally {
       await pools.closeAll();
     }
@@ -51,7 +68,8 @@ describe('platformConnectionResolver', () => {
       if (identity?.kind !== 'service') return reply.status(401).send({ message: 'no' });
       callers.push(identity.sub);
       const { ref } = request.params as { ref: string };
-      if (ref === 'known') return { ref, connectionString: 'postgres://x@127.0.0.1/known' };
+      const { role } = request.query as { role?: string };
+      if (ref === 'known') return { ref, connectionString: `postgres://${role}@127.0.0.1/known` };
       if (ref === 'broken') return reply.status(500).send({ message: 'oops' });
       return reply.status(404).send({ message: 'Project not found' });
     });
@@ -65,15 +83,15 @@ describe('platformConnectionResolver', () => {
 
   it('asks the platform with a signed service identity', async () => {
     const resolve = platformConnectionResolver(url, TEST_SECRET, 'pg-meta');
-    await expect(resolve('known')).resolves.toBe('postgres://x@127.0.0.1/known');
+    await expect(resolve('known', 'read_only')).resolves.toBe('postgres://read_only@127.0.0.1/known');
     expect(callers).toEqual(['pg-meta']);
   });
 
   it('maps an unknown project to 404 and other failures to 502', async () => {
     const resolve = platformConnectionResolver(url, TEST_SECRET, 'storage');
-    await expect(resolve('unknown')).rejects.toMatchObject({ statusCode: 404, message: 'Project not found' });
-    await expect(resolve('broken')).rejects.toMatchObject({ statusCode: 502 });
+    await expect(resolve('unknown', 'storage')).rejects.toMatchObject({ statusCode: 404, message: 'Project not found' });
+    await expect(resolve('broken', 'storage')).rejects.toMatchObject({ statusCode: 502 });
     const wrongSecret = platformConnectionResolver(url, 'not-the-secret', 'storage');
-    await expect(wrongSecret('known')).rejects.toMatchObject({ statusCode: 502 });
+    await expect(wrongSecret('known', 'storage')).rejects.toMatchObject({ statusCode: 502 });
   });
 });

@@ -1,14 +1,15 @@
-import { SQL_EDITOR_MAX_ROWS, SQL_EDITOR_STATEMENT_TIMEOUT_MS } from '@dash/contracts';
+import { SQL_EDITOR_MAX_ROWS, SQL_EDITOR_STATEMENT_TIMEOUT_MS, type SqlEditorSettings } from '@dash/contracts';
 import { createServiceApp, ProjectPools, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
 import { registerColumnRoutes } from './routes/columns';
 import { registerCsvRoutes } from './routes/csv';
 import { registerEntityRoutes } from './routes/entities';
 import { registerPolicyRoutes } from './routes/policies';
-import { registerQueryRoutes } from './routes/query';
 import { registerRoleRoutes } from './routes/roles';
 import { registerRoleWriteRoutes } from './routes/roles-write';
 import { registerRowRoutes } from './routes/rows';
 import { registerSchemaRoutes } from './routes/schemas';
+import { registerSqlEditorRoutes } from './routes/sql-editor';
+import { EditorRuns } from './db/editor-runs';
 import { registerTableRoutes } from './routes/tables';
 import { registerViewRoutes } from './routes/views';
 
@@ -20,13 +21,17 @@ export interface PgMetaOptions {
   /** Finds a project's connection string; the app then creates its pools and closes them on close. */
   resolver?: ConnectionResolver;
   logger?: boolean;
-  /** SQL editor limits; the contracts' constants by default. */
-  sqlEditor?: { statementTimeoutMs?: number; maxRows?: number };
+  /** SQL editor limits: rows per result (the contracts' constant by default). */
+  sqlEditor?: { maxRows?: number };
+  /** A project's SQL editor settings (the platform keeps them); the default statement timeout without one. */
+  sqlEditorSettings?: (ref: string) => Promise<SqlEditorSettings>;
 }
 
 export interface PgMetaContext {
   pools: ProjectPools;
-  sqlEditor: { statementTimeoutMs: number; maxRows: number };
+  sqlEditor: { maxRows: number; settings: (ref: string) => Promise<SqlEditorSettings> };
+  /** The SQL editor's runs in progress, for Cancel. */
+  editorRuns: EditorRuns;
 }
 
 /** The pg-meta service, not listening: `main.ts` listens, tests use `app.inject`. */
@@ -40,9 +45,10 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
   const ctx: PgMetaContext = {
     pools,
     sqlEditor: {
-      statementTimeoutMs: options.sqlEditor?.statementTimeoutMs ?? SQL_EDITOR_STATEMENT_TIMEOUT_MS,
       maxRows: options.sqlEditor?.maxRows ?? SQL_EDITOR_MAX_ROWS,
+      settings: options.sqlEditorSettings ?? (async () => ({ statementTimeoutMs: SQL_EDITOR_STATEMENT_TIMEOUT_MS })),
     },
+    editorRuns: new EditorRuns(),
   };
   const app = createServiceApp({ name: 'pg-meta', secret: options.secret, logger: options.logger });
   registerSchemaRoutes(app, ctx);
@@ -53,7 +59,7 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
   registerRoleWriteRoutes(app, ctx);
   registerPolicyRoutes(app, ctx);
   registerEntityRoutes(app, ctx);
-  registerQueryRoutes(app, ctx);
+  registerSqlEditorRoutes(app, ctx);
   registerRowRoutes(app, ctx);
   registerCsvRoutes(app, ctx);
   if (owned) app.addHook('onClose', async () => ctx.pools.closeAll());

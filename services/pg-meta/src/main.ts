@@ -1,4 +1,5 @@
-import { envPort, listen, platformConnectionResolver, requireEnv } from '@dash/service-kit';
+import { contentRoutes, type SqlEditorSettings } from '@dash/contracts';
+import { envPort, listen, platformConnectionResolver, platformInternalGet, requireEnv } from '@dash/service-kit';
 import { buildApp } from './app';
 
 /**
@@ -7,9 +8,24 @@ import { buildApp } from './app';
  */
 async function main(): Promise<void> {
   const secret = requireEnv('DASH_INTERNAL_SECRET');
-  const resolver = platformConnectionResolver(requireEnv('DASH_PLATFORM_URL'), secret, 'pg-meta');
-  const app = buildApp({ secret, resolver, logger: true });
+  const platformUrl = requireEnv('DASH_PLATFORM_URL');
+  const resolver = platformConnectionResolver(platformUrl, secret, 'pg-meta');
+  const app = buildApp({ secret, resolver, logger: true, sqlEditorSettings: cachedSettings(platformUrl, secret) });
   await listen(app, envPort('PORT', 8092));
+}
+
+/** The project's SQL editor settings, asked of the platform at most every few seconds per project. */
+function cachedSettings(platformUrl: string, secret: string): (ref: string) => Promise<SqlEditorSettings> {
+  const TTL_MS = 5_000;
+  const cache = new Map<string, { at: number; settings: Promise<SqlEditorSettings> }>();
+  return (ref) => {
+    const hit = cache.get(ref);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
+    const settings = platformInternalGet(platformUrl, secret, 'pg-meta', contentRoutes.internalSqlEditorSettings, { ref });
+    settings.catch(() => cache.delete(ref));
+    cache.set(ref, { at: Date.now(), settings });
+    return settings;
+  };
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PgColumn, PgForeignTable, PgMaterializedView, PgRole, PgTable, PgView } from '@dash/contracts';
-import { as, setupProject, type Project } from './helpers';
+import { as, setupProject, type Project, foreignServer } from './helpers';
 
 /*
  * The catalog's detail: columns (postgres-meta's fields), primary keys and relationships in both
@@ -13,6 +13,7 @@ const ROLE = `cfg_${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
   p = await setupProject();
+  await foreignServer(p, 'shape_fdw', 'shape_server');
   await p.sql(`
     create schema shape;
     create type shape.mood as enum ('happy', 'sad', 'meh');
@@ -40,8 +41,6 @@ beforeAll(async () => {
     create view shape.summary as select count(*) as n from shape.child;
     create materialized view shape.snapshot as select 1 as one;
     create materialized view shape.later as select 1 as one with no data;
-    create foreign data wrapper shape_fdw;
-    create server shape_server foreign data wrapper shape_fdw;
     create foreign table shape.remote (id int, note text) server shape_server;
     create schema other;
     create table other.t (x int);
@@ -50,7 +49,7 @@ beforeAll(async () => {
     alter role ${ROLE} set statement_timeout = '5s';
   `);
   // A pgsodium security label as pgsodium writes it (the extension itself is not installed here).
-  await p.sql(`insert into pg_catalog.pg_seclabel values ('shape.child'::regclass, 'pg_class'::regclass, 8, 'pgsodium', 'ENCRYPT WITH KEY ID 7')`);
+  await p.superuserSql(`insert into pg_catalog.pg_seclabel values ('shape.child'::regclass, 'pg_class'::regclass, 8, 'pgsodium', 'ENCRYPT WITH KEY ID 7')`);
   const { rows } = await p.sql(
     `select c.relname, c.oid::int as oid, (select oid::int from pg_constraint where conname = 'child_pa_pb_fkey') as fk,
        (select oid::int from pg_constraint where conname = 'self_parent_id_fkey') as self_fk

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Entity, PgPolicy, PgSchema, PgTable } from '@dash/contracts';
 import { TEST_SECRET, userHeaders } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
-import { as, setupProject, type Project } from './helpers';
+import { as, setupProject, type Project, foreignServer } from './helpers';
 
 const HOSTILE = [`it's "quoted"`, 'semi; drop table x; --', 'ünïcödé ☃ 表', ' lead and trail ', 'a\\b'];
 
@@ -10,6 +10,7 @@ let p: Project;
 
 beforeAll(async () => {
   p = await setupProject();
+  await foreignServer(p, 'dummy_fdw', 'dummy_server');
   await p.sql(`
     create schema app;
     create table app.items (id int primary key, name text);
@@ -28,8 +29,6 @@ beforeAll(async () => {
     create table public.measurements_2024 partition of public.measurements for values from ('2024-01-01') to ('2025-01-01');
     create view public.a_view as select 1 as one;
     create materialized view public.a_matview as select 1 as one;
-    create foreign data wrapper dummy_fdw;
-    create server dummy_server foreign data wrapper dummy_fdw;
     create foreign table public.a_foreign (id int) server dummy_server;
     create table public.b_table (id int);
     comment on view public.a_view is 'A view';
@@ -81,7 +80,7 @@ describe('GET /:ref/schemas', () => {
     expect(names).not.toContain('pg_toast');
     expect(names.some((n) => /^pg_(toast_)?temp_/.test(n))).toBe(false);
     const app = body.find((s) => s.name === 'app')!;
-    expect(app.owner).toBe('postgres');
+    expect(app.owner).toBe(new URL(p.url).username);
     const { rows } = await p.sql(`select oid::int8 as oid from pg_namespace where nspname = 'app'`);
     expect(app.id).toBe(Number(rows[0].oid));
     expect(names).toEqual([...names].sort());

@@ -1,4 +1,4 @@
-import { ErrorReply, pgMetaRoutes, rolesRoutes, tableEditorRoutes, type RouteDef } from '@dash/contracts';
+import { ErrorReply, pgMetaRoutes, rolesRoutes, sqlEditorRoutes, tableEditorRoutes, type RouteDef } from '@dash/contracts';
 import { as, contractValidator, setupProject, type Project } from './helpers';
 
 let p: Project;
@@ -27,11 +27,16 @@ describe('replies match the contract (ajv with formats)', () => {
     ['listEntities', { method: 'GET', url: '/default/entities?schema=public&limit=1' }, pgMetaRoutes.listEntities],
     ['listEntities grouped', { method: 'GET', url: '/default/entities?schema=public&sort=grouped-alphabetical' }, pgMetaRoutes.listEntities],
     [
-      'runQuery',
-      { method: 'POST', url: '/default/query', payload: { query: `select now() as ts, '\\x00'::bytea as b, 1::bigint as n, null as nothing, '{"k": 1}'::json as doc` } },
-      pgMetaRoutes.runQuery,
+      'sql run',
+      {
+        method: 'POST',
+        url: '/default/sql/run',
+        payload: { query: `select now() as ts, '\\x00'::bytea as b, 1::bigint as n, null as nothing, '{"k": 1}'::json as doc; do $$ begin raise notice 'hi'; end $$` },
+      },
+      sqlEditorRoutes.run,
     ],
-    ['runQuery ddl', { method: 'POST', url: '/default/query', payload: { query: 'create table public.more (id int)' } }, pgMetaRoutes.runQuery],
+    ['sql run ddl', { method: 'POST', url: '/default/sql/run', payload: { query: 'create table public.more (id int)' } }, sqlEditorRoutes.run],
+    ['sql cancel', { method: 'POST', url: '/default/sql/runs/8a0d3c52-51b8-4a47-9a7a-3e3f0c1f1b11/cancel' }, sqlEditorRoutes.cancel],
   ];
 
   it.each(cases)('%s', async (_name, request, def) => {
@@ -44,8 +49,8 @@ describe('replies match the contract (ajv with formats)', () => {
 
   it('error replies match ErrorReply', async () => {
     const replies = await Promise.all([
-      p.app.inject({ method: 'POST', url: '/default/query', headers: as('owner'), payload: { query: 'selec' } }),
-      p.app.inject({ method: 'POST', url: '/default/query', headers: as('owner'), payload: { query: ' ' } }),
+      p.app.inject({ method: 'POST', url: '/default/sql/run', headers: as('owner'), payload: { query: 'selec' } }),
+      p.app.inject({ method: 'POST', url: '/default/sql/run', headers: as('owner'), payload: { query: ' ' } }),
       p.app.inject({ method: 'GET', url: '/default/tables' }),
       p.app.inject({ method: 'GET', url: '/default/tables', headers: as('owner', 'elsewhere') }),
       p.app.inject({ method: 'GET', url: '/default/entities', headers: as('owner') }),
@@ -110,10 +115,14 @@ describe('catalog and schema routes reply as the contract says', () => {
       comment on column contract.child.note is 'Note';
       create view contract.v as select * from contract.child;
       create materialized view contract.mv as select 1 as one;
+    `);
+    // Foreign data wrappers are a superuser's to make; the project admin may then use the server.
+    await p.superuserSql(`
       create foreign data wrapper contract_fdw;
       create server contract_server foreign data wrapper contract_fdw;
-      create foreign table contract.ft (id int) server contract_server;
+      grant usage on foreign server contract_server to ${new URL(p.url).username};
     `);
+    await p.sql('create foreign table contract.ft (id int) server contract_server');
     const { rows } = await p.sql(`select relname, oid::int8 as id from pg_class where relnamespace = 'contract'::regnamespace`);
     for (const row of rows) ids[row.relname] = Number(row.id);
   });

@@ -144,7 +144,7 @@ describe('exportRows', () => {
     const { rows } = await p.sql(`select 'public.shapes'::regclass::oid::int8 as id`);
     const app = await p.extraApp({}, 1);
     const backend = async () =>
-      (await app.inject({ method: 'POST', url: '/default/query', headers: as('owner'), payload: { query: 'select pg_backend_pid() as pid' } })).json().rows[0].pid;
+      (await app.inject({ method: 'POST', url: '/default/sql/run', headers: as('owner'), payload: { query: 'select pg_backend_pid() as pid' } })).json().results[0].rows[0][0];
     const before = await backend();
     // Counting works (no ORDER BY); the COPY's sort on a type without ordering fails.
     const res = await app.inject({

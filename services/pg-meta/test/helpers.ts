@@ -53,3 +53,13 @@ export async function asDbRole(url: string, role: string, claims: Record<string,
     await client.end();
   }
 }
+
+/**
+ * A foreign data wrapper and server for catalog fixtures: only a superuser may make a wrapper, so it is
+ * made as one, and the project admin role may then use the server (for its foreign tables).
+ */
+export async function foreignServer(p: Project, wrapper: string, server: string): Promise<void> {
+  const admin = new URL(p.url).username;
+  await p.superuserSql(`create foreign data wrapper ${wrapper}; create server ${server} foreign data wrapper ${wrapper};
+    grant usage on foreign server ${server} to ${admin}`);
+}

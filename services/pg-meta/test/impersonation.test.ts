@@ -24,8 +24,8 @@ beforeAll(async () => {
     alter table public.locked enable row level security;
 
     create role no_grants nologin;
-    create role mighty superuser nologin;
   `);
+  await p.superuserSql('create role mighty superuser nologin');
   const { rows } = await p.sql(`select 'public.notes'::regclass::oid::int8 as notes, 'public.locked'::regclass::oid::int8 as locked`);
   notes = Number(rows[0].notes);
   locked = Number(rows[0].locked);
@@ -144,11 +144,12 @@ describe('the pooled connection is reset after each impersonated request', () =>
     const whoami = async () => {
       const res = await app.inject({
         method: 'POST',
-        url: '/default/query',
+        url: '/default/sql/run',
         headers: as('owner'),
         payload: { query: `select current_user as who, coalesce(current_setting('request.jwt.claims', true), '') as claims` },
       });
-      return res.json().rows[0];
+      const [who, claims] = res.json().results[0].rows[0];
+      return { who, claims };
     };
     const owner = await whoami();
     expect(owner).toEqual({ who: expect.any(String), claims: '' });

@@ -43,8 +43,8 @@ beforeAll(async () => {
     create table public.open (id int primary key);
     insert into public.open values (1), (2);
     create view public.items_view as select id from public.items;
-    create role preview_super_${process.pid} superuser nologin;
   `);
+  await p.superuserSql(`create role preview_super_${process.pid} superuser nologin`);
   const { rows } = await p.sql(
     `select 'public.items'::regclass::oid::int8 as items, 'public.open'::regclass::oid::int8 as open,
        'public.items_view'::regclass::oid::int8 as view`,
@@ -55,7 +55,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await p.sql(`drop role if exists preview_super_${process.pid}`);
+  await p.superuserSql(`drop role if exists preview_super_${process.pid}`);
   await p.close();
 });
 
@@ -206,7 +206,7 @@ describe('refusals', () => {
 
 describe("the user's expressions cannot outlive or outrun the preview", () => {
   it('a slow expression stops at the statement timeout', async () => {
-    const app = await p.extraApp({ sqlEditor: { statementTimeoutMs: 300 } });
+    const app = await p.extraApp({ sqlEditorSettings: async () => ({ statementTimeoutMs: 300 }) });
     const res = await preview({ ...selectAll, definition: 'pg_sleep(1) is not null', roles: ['anon'], role: { role: 'anon' } }, 'owner', app);
     expect(res.body).toMatchObject({ statusCode: 400, code: '57014' });
   });

@@ -97,7 +97,8 @@ let existing = new Set<string>();
 
 beforeAll(async () => {
   p = await setupProject();
-  db = await statementClient(p.url);
+  // The builders' every flag (replication, createdb...) is checked, which only a superuser may set.
+  db = await statementClient(p.serverUrl);
   client = db.client;
   for (const role of ROLES) await client.query(`create role ${ident(role)} nologin`);
   existing = new Set((await client.query<{ rolname: string }>('select rolname from pg_roles')).rows.map((r) => r.rolname));

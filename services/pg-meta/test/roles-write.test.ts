@@ -17,12 +17,13 @@ const check = contractValidator();
 
 beforeAll(async () => {
   p = await setupTestProject('pgrole', (pools) => buildApp({ secret: TEST_SECRET, pools }));
-  await p.sql(`create role ${name('group')} nologin; create role ${name('super')} superuser nologin`);
+  await p.sql(`create role ${name('group')} nologin`);
+  await p.superuserSql(`create role ${name('super')} superuser nologin`);
 });
 
 afterAll(async () => {
   const { rows } = await p.sql(`select rolname from pg_roles where rolname like $1`, [`%${suffix}%`]);
-  for (const row of rows) await p.sql(`drop role "${(row.rolname as string).replace(/"/g, '""')}"`);
+  for (const row of rows) await p.superuserSql(`drop role "${(row.rolname as string).replace(/"/g, '""')}"`);
   await p.close();
 });
 
@@ -74,23 +75,31 @@ describe('create', () => {
       await call('POST', '/roles', {
         name: name(`writer "w"`),
         canLogin: true,
-        canCreateDb: true,
+        canBypassRls: true,
         password: `s3cret'; drop role x; --`,
         connectionLimit: 7,
         validUntil: '2031-01-01T00:00:00Z',
         memberOf: [name('group')],
-        config: { 'app.tenant': `it's` },
+        config: { application_name: `it's` },
       }),
       rolesRoutes.createRole,
     );
-    expect(role).toMatchObject({ name: name(`writer "w"`), canLogin: true, canCreateDb: true, connectionLimit: 7, config: { 'app.tenant': `it's` } });
+    expect(role).toMatchObject({ name: name(`writer "w"`), canLogin: true, canBypassRls: true, connectionLimit: 7, config: { application_name: `it's` } });
     expect(new Date(role.validUntil!).toISOString()).toBe('2031-01-01T00:00:00.000Z');
-    const { rows } = await p.sql(
+    // Only a superuser reads pg_authid (where the password is).
+    const { rows } = await p.superuserSql(
       `select a.rolpassword is not null as has_password, pg_has_role(a.oid, $2::name, 'member') as member
        from pg_authid a where a.rolname = $1`,
       [name(`writer "w"`), name('group')],
     );
     expect(rows).toEqual([{ has_password: true, member: true }]);
+  });
+
+  it('leaves to Postgres what the project admin role may not give: it is not a superuser', async () => {
+    failed(await call('POST', '/roles', { name: name('dba'), canCreateDb: true }), 400, 'permission denied to create role');
+    failed(await call('POST', '/roles', { name: name('tuned'), config: { 'app.tenant': 'x' } }), 400, 'permission denied to set parameter "app.tenant"');
+    expect(await oidOf(name('dba'))).toBeNaN();
+    expect(await oidOf(name('tuned'))).toBeNaN();
   });
 
   it('a failing step creates nothing', async () => {
@@ -119,12 +128,12 @@ describe('create', () => {
 
 describe('update and delete', () => {
   it('updates only what is given; renaming keeps the id', async () => {
-    const before = ok(await call('POST', '/roles', { name: name('editor'), canLogin: true, config: { 'app.a': '1', 'app.b': '2' } }), rolesRoutes.createRole);
+    const before = ok(await call('POST', '/roles', { name: name('editor'), canLogin: true, config: { statement_timeout: '1s', work_mem: '64kB' } }), rolesRoutes.createRole);
     const after = ok(
-      await call('PATCH', `/roles/${before.id}`, { name: name('editor2'), canCreateRole: true, config: { 'app.a': null, 'app.b': '3' } }),
+      await call('PATCH', `/roles/${before.id}`, { name: name('editor2'), canCreateRole: true, config: { statement_timeout: null, work_mem: '128kB' } }),
       rolesRoutes.updateRole,
     );
-    expect(after).toEqual({ ...before, name: name('editor2'), canCreateRole: true, config: { 'app.b': '3' } });
+    expect(after).toEqual({ ...before, name: name('editor2'), canCreateRole: true, config: { work_mem: '128kB' } });
     const forever = ok(await call('PATCH', `/roles/${before.id}`, { validUntil: null, password: null }), rolesRoutes.updateRole);
     expect(forever.validUntil).toBe('infinity');
   });
@@ -151,9 +160,9 @@ describe('update and delete', () => {
 
   it('a role that owns objects cannot be dropped (Postgres says why)', async () => {
     const role = ok(await call('POST', '/roles', { name: name('owner') }), rolesRoutes.createRole);
-    await p.sql(`create table public.owned_${suffix} (id int); alter table public.owned_${suffix} owner to ${name('owner')}`);
+    await p.sql(`create schema owned_${suffix} authorization ${name('owner')}`);
     failed(await call('DELETE', `/roles/${role.id}`), 400, /cannot be dropped because some objects depend on it/);
-    await p.sql(`drop table public.owned_${suffix}`);
+    await p.sql(`drop schema owned_${suffix}`);
   });
 });
 

@@ -37,8 +37,6 @@ beforeAll(async () => {
 
     create table public.secret (id int primary key, s text, t text);
     insert into public.secret values (1, 'hidden', 'plain');
-    insert into pg_catalog.pg_seclabel (objoid, classoid, objsubid, provider, label)
-      values ('public.secret'::regclass, 'pg_catalog.pg_class'::regclass, 2, 'pgsodium', 'ENCRYPT WITH KEY ID 00000000-0000-0000-0000-000000000000');
 
     create table public.longs (id int primary key, body text, doc jsonb, list int[]);
     create table public.paged (id int primary key, v int);
@@ -51,6 +49,9 @@ beforeAll(async () => {
     insert into public.parent values (1);
     create view public.people_view as select id, name from public.people;
   `);
+  // A pgsodium security label as pgsodium writes it: the catalog takes it from a superuser only.
+  await p.superuserSql(`insert into pg_catalog.pg_seclabel (objoid, classoid, objsubid, provider, label)
+    values ('public.secret'::regclass, 'pg_catalog.pg_class'::regclass, 2, 'pgsodium', 'ENCRYPT WITH KEY ID 00000000-0000-0000-0000-000000000000')`);
   const { rows } = await p.sql(
     `select relname, oid::int8 as id from pg_class where relnamespace = 'public'::regnamespace and relname = any($1)`,
     [['people', 'pairs', 'nokey', 'secret', 'longs', 'paged', 'many', 'parent', 'child', 'people_view']],

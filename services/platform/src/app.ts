@@ -9,7 +9,7 @@ import { sessionRoutes } from './routes/sessions';
 import { storageConfigRoutes } from './routes/storage-config';
 
 export type { PlatformConfig, PlatformContext } from './context';
-export { createProject, decryptConnection, projectDatabaseName } from './projects';
+export { createProject, decryptConnection, projectConnections, projectDatabaseName, projectRoleConnection } from './projects';
 export { seedDemo, seedDemoData, DEMO_USERS, DEMO_ORG, DEMO_PROJECT } from './seed';
 
 export type PlatformApp = ServiceApp & { platform: PlatformContext };

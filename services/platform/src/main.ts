@@ -1,6 +1,7 @@
 import { envPort, listen, requireEnv } from '@dash/service-kit';
 import { buildPlatformApp } from './app';
 import { DEFAULT_PROJECT_DB_PREFIX } from './context';
+import { setUpMissingProjectRoles } from './projects';
 import { seedDemo } from './seed';
 
 async function main(): Promise<void> {
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
     cookieSecure: process.env.DASH_COOKIE_SECURE === '1',
     logger: true,
   });
+  for (const ref of await setUpMissingProjectRoles(app.platform)) {
+    process.stdout.write(`platform: gave project ${ref} its database roles\n`);
+  }
   const seed = await seedDemo(app.platform, { password });
   if (seed.seeded) {
     for (const user of seed.users) {

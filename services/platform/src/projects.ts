@@ -1,6 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { roleHasPermission, ServiceMessages, type Identity, type PermissionName, type Project } from '@dash/contracts';
-import { bootstrapProjectDatabase, conflict, badRequest, ensureDatabase, forbidden, notFound, userOf, withDatabase } from '@dash/service-kit';
+import {
+  bootstrapProjectDatabase,
+  conflict,
+  badRequest,
+  ensureDatabase,
+  forbidden,
+  generateRolePasswords,
+  HttpError,
+  MAX_PROJECT_DATABASE_BYTES,
+  notFound,
+  projectRoleUrl,
+  userOf,
+  withDatabase,
+  type ProjectConnections,
+  type ProjectRole,
+  type ProjectRolePasswords,
+} from '@dash/service-kit';
 import type { PlatformContext } from './context';
 import type { ProjectRow } from './db/schema';
 import { findProjectByRef, findProjectOf } from './db/projects';
@@ -14,8 +30,6 @@ export interface NewProject {
 
 const REF = /^[a-z0-9-]{1,64}$/;
 const RESERVED_REFS = new Set(['internal']);
-/** Postgres truncates identifiers beyond 63 bytes; a truncated name could collide with another project's. */
-const MAX_IDENTIFIER_BYTES = 63;
 
 export function projectDatabaseName(prefix: string, ref: string): string {
   return `${prefix}${ref}`;
@@ -32,8 +46,9 @@ export async function createProject(ctx: PlatformContext, input: NewProject): Pr
   if (RESERVED_REFS.has(input.ref)) throw badRequest(`"${input.ref}" is a reserved name; choose another ref`);
   if (!input.name.trim()) throw badRequest('A project needs a name');
   const database = projectDatabaseName(ctx.projectDbPrefix, input.ref);
-  if (Buffer.byteLength(database) > MAX_IDENTIFIER_BYTES) {
-    throw badRequest(`The database name ${database} is longer than ${MAX_IDENTIFIER_BYTES} bytes; choose a shorter ref`);
+  // Postgres truncates identifiers beyond 63 bytes: the database and its role names must fit whole.
+  if (Buffer.byteLength(database) > MAX_PROJECT_DATABASE_BYTES) {
+    throw badRequest(`The database name ${database} is longer than ${MAX_PROJECT_DATABASE_BYTES} bytes; choose a shorter ref`);
   }
   if (await findProjectByRef(ctx.db, input.ref)) throw conflict(`A project with ref ${input.ref} already exists`);
   const org = await ctx.db.selectFrom('organizations').select('id').where('id', '=', input.orgId).executeTakeFirst();
@@ -41,7 +56,8 @@ export async function createProject(ctx: PlatformContext, input: NewProject): Pr
 
   await ensureDatabase(ctx.adminUrl, database);
   const connectionString = withDatabase(ctx.adminUrl, database);
-  await bootstrapProjectDatabase(connectionString);
+  const passwords = generateRolePasswords();
+  await bootstrapProjectDatabase(connectionString, passwords);
 
   try {
     return await ctx.db
@@ -52,6 +68,7 @@ export async function createProject(ctx: PlatformContext, input: NewProject): Pr
         org_id: input.orgId,
         status: 'ACTIVE_HEALTHY',
         connection_encrypted: ctx.cipher.encrypt(connectionString, connectionContext(input.ref)),
+        role_passwords_encrypted: encryptRolePasswords(ctx, input.ref, passwords),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -66,6 +83,53 @@ export const connectionContext = (ref: string): string => `project:${ref}`;
 
 export function decryptConnection(ctx: PlatformContext, project: Pick<ProjectRow, 'ref' | 'connection_encrypted'>): string {
   return ctx.cipher.decrypt(project.connection_encrypted, connectionContext(project.ref));
+}
+
+const rolePasswordsContext = (ref: string): string => `project:${ref}:role-passwords`;
+
+function encryptRolePasswords(ctx: PlatformContext, ref: string, passwords: ProjectRolePasswords): string {
+  return ctx.cipher.encrypt(JSON.stringify(passwords), rolePasswordsContext(ref));
+}
+
+/**
+ * The connection string of one of the project's login roles (see the kit's project bootstrap): what the
+ * services use. A project whose roles were never bootstrapped has none yet (a 503 until the next start).
+ */
+export function projectRoleConnection(
+  ctx: PlatformContext,
+  project: Pick<ProjectRow, 'ref' | 'connection_encrypted' | 'role_passwords_encrypted'>,
+  role: ProjectRole,
+): string {
+  if (!project.role_passwords_encrypted) throw new HttpError(503, `The roles of project ${project.ref} are not set up yet`);
+  const passwords = JSON.parse(ctx.cipher.decrypt(project.role_passwords_encrypted, rolePasswordsContext(project.ref))) as ProjectRolePasswords;
+  return projectRoleUrl(decryptConnection(ctx, project), role, passwords[role]);
+}
+
+/** All of a project's role connection strings. */
+export function projectConnections(ctx: PlatformContext, project: Pick<ProjectRow, 'ref' | 'connection_encrypted' | 'role_passwords_encrypted'>): ProjectConnections {
+  return {
+    admin: projectRoleConnection(ctx, project, 'admin'),
+    read_only: projectRoleConnection(ctx, project, 'read_only'),
+    storage: projectRoleConnection(ctx, project, 'storage'),
+  };
+}
+
+/**
+ * Gives projects made before the project roles existed their roles (the bootstrap is idempotent and makes
+ * their superuser-owned objects the admin role's). Runs at start, before any service asks for a role.
+ */
+export async function setUpMissingProjectRoles(ctx: PlatformContext): Promise<string[]> {
+  const legacy = await ctx.db.selectFrom('projects').selectAll().where('role_passwords_encrypted', 'is', null).execute();
+  for (const project of legacy) {
+    const passwords = generateRolePasswords();
+    await bootstrapProjectDatabase(decryptConnection(ctx, project), passwords);
+    await ctx.db
+      .updateTable('projects')
+      .set({ role_passwords_encrypted: encryptRolePasswords(ctx, project.ref, passwords) })
+      .where('id', '=', project.id)
+      .execute();
+  }
+  return legacy.map((p) => p.ref);
 }
 
 /** The additional authenticated data of a project's encrypted JWT secret (not the connection string's). */

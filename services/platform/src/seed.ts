@@ -4,7 +4,7 @@ import type { PlatformContext } from './context';
 import { hashPassword } from './crypto';
 import { findProjectByRef } from './db/projects';
 import { addMember, countUsers, insertUser, upsertOrganization } from './db/users';
-import { createProject, decryptConnection } from './projects';
+import { createProject, projectRoleConnection } from './projects';
 
 export const DEMO_ORG = { slug: 'demo', name: 'Demo organization' } as const;
 export const DEMO_PROJECT = { ref: 'default', name: 'Default project' } as const;
@@ -36,7 +36,8 @@ export async function seedDemo(ctx: PlatformContext, options: { password: string
   // On the free plan the upload limit is fixed; the demo runs on Pro so the storage settings page can
   // really change it.
   await ctx.db.updateTable('projects').set({ plan: 'pro' }).where('id', '=', project.id).execute();
-  await seedDemoData(decryptConnection(ctx, project));
+  // As the project admin role, so the demo tables are the project's own (owned by that role).
+  await seedDemoData(projectRoleConnection(ctx, project, 'admin'));
 
   const passwordHash = await hashPassword(options.password);
   await ctx.db.transaction().execute(async (trx) => {

@@ -1,7 +1,8 @@
 import { platformRoutes, ServiceMessages, type RouteReply } from '@dash/contracts';
 import { HttpError, databaseOf } from '@dash/service-kit';
 import { serviceHeaders } from '@dash/service-kit/dist/testing';
-import { createProject, decryptConnection, seedDemo, DEMO_USERS } from '../src/app';
+import { createProject, decryptConnection, projectRoleConnection, seedDemo, DEMO_USERS } from '../src/app';
+import { setUpMissingProjectRoles } from '../src/projects';
 import { ConnectionCipher } from '../src/crypto';
 import { countUsers } from '../src/db/users';
 import { createOrg, databasesWithPrefix, expectContract, expectError, query, startPlatform, type TestPlatform } from './helpers';
@@ -15,8 +16,12 @@ beforeAll(async () => {
 });
 afterAll(() => platform.close());
 
-const connectionOf = async (ref: string) => {
-  const res = await platform.app.inject({ method: 'GET', url: `/internal/projects/${ref}/connection`, headers: serviceHeaders() });
+const connectionOf = async (ref: string, role?: string) => {
+  const res = await platform.app.inject({
+    method: 'GET',
+    url: `/internal/projects/${ref}/connection${role ? `?role=${role}` : ''}`,
+    headers: serviceHeaders(),
+  });
   return expectContract<RouteReply<typeof platformRoutes.projectConnection>>(platformRoutes.projectConnection, res);
 };
 
@@ -46,10 +51,28 @@ describe('createProject', () => {
     expect(stored).not.toContain(`${platform.prefix}shop`);
     expect(stored).not.toContain('postgres://');
     expect(stored).not.toContain('127.0.0.1');
-    expect(platform.ctx.cipher.decrypt(stored, 'project:shop')).toBe(url);
+    // The stored URL is the server's (provisioning only); services get the project admin role's.
+    const server = new URL(platform.ctx.cipher.decrypt(stored, 'project:shop'));
+    expect(server.pathname).toBe(new URL(url).pathname);
+    expect(new URL(url).username).toBe(`${platform.prefix}shop_admin`);
     // Bound to its project: the same ciphertext does not decrypt for another ref, nor under another key.
     expect(() => platform.ctx.cipher.decrypt(stored, 'project:other')).toThrow();
     expect(() => new ConnectionCipher('b2'.repeat(32)).decrypt(stored, 'project:shop')).toThrow();
+  });
+
+  it('gives each service its own project role, none of them a superuser', async () => {
+    for (const [role, name] of [['admin', 'admin'], ['read_only', 'ro'], ['storage', 'storage']] as const) {
+      const roleUrl = (await connectionOf('shop', role)).connectionString;
+      const [row] = await query<{ me: string; rolsuper: boolean }>(roleUrl, 'select current_user as me, rolsuper from pg_roles where rolname = current_user');
+      expect(row).toEqual({ me: `${platform.prefix}shop_${name}`, rolsuper: false });
+    }
+    const [stored] = await query<{ role_passwords_encrypted: string }>(
+      platform.databaseUrl,
+      `select role_passwords_encrypted from platform.projects where ref = 'shop'`,
+    );
+    expect(stored!.role_passwords_encrypted).toMatch(/^v1:/);
+    const bad = await platform.app.inject({ method: 'GET', url: '/internal/projects/shop/connection?role=postgres', headers: serviceHeaders() });
+    expect(bad.statusCode).toBe(400);
   });
 
   it('bootstraps the standard roles', async () => {
@@ -94,6 +117,23 @@ describe('createProject', () => {
     await expect(createProject(platform.ctx, { ref: 'orphan', name: 'x', orgId: 999_999 })).rejects.toMatchObject({ statusCode: 404 });
   });
 
+  it('gives a project made before the project roles its roles at start, and its tables to the admin role', async () => {
+    await createProject(platform.ctx, { ref: 'legacy', name: 'Legacy', orgId });
+    const row = await platform.ctx.db.selectFrom('projects').selectAll().where('ref', '=', 'legacy').executeTakeFirstOrThrow();
+    // As such a project was: tables made by the superuser, no role passwords stored.
+    await query(decryptConnection(platform.ctx, row), 'create table public.old_orders (id int primary key)');
+    await platform.ctx.db.updateTable('projects').set({ role_passwords_encrypted: null }).where('ref', '=', 'legacy').execute();
+    const before = await platform.app.inject({ method: 'GET', url: '/internal/projects/legacy/connection', headers: serviceHeaders() });
+    expect(before.statusCode).toBe(503);
+
+    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual(['legacy']);
+    const admin = (await connectionOf('legacy')).connectionString;
+    const [owner] = await query<{ owner: string }>(admin, `select relowner::regrole::text as owner from pg_class where oid = 'public.old_orders'::regclass`);
+    expect(owner!.owner).toBe(`${platform.prefix}legacy_admin`);
+    await query(admin, 'alter table public.old_orders add column total numeric');
+    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual([]);
+  });
+
   it('answers 404 for the connection of an unknown project', async () => {
     const res = await platform.app.inject({ method: 'GET', url: '/internal/projects/nope/connection', headers: serviceHeaders() });
     expectError(platformRoutes.projectConnection, res, 404, ServiceMessages.projectNotFound);
@@ -128,7 +168,10 @@ describe('seedDemo', () => {
     expect(project).toEqual({ ref: 'default', name: 'Default project', plan: 'pro' });
 
     const projectRow = await seeded.ctx.db.selectFrom('projects').selectAll().where('ref', '=', 'default').executeTakeFirstOrThrow();
-    const url = decryptConnection(seeded.ctx, projectRow);
+    const url = projectRoleConnection(seeded.ctx, projectRow, 'admin');
+    // The demo tables belong to the project admin role, so the dashboard can change them.
+    const [owner] = await query<{ owner: string }>(url, `select relowner::regrole::text as owner from pg_class where oid = 'public.todos'::regclass`);
+    expect(owner!.owner).toBe(new URL(url).username);
     const [counts] = await query<{ countries: number; todos: number }>(
       url,
       'select (select count(*)::int from public.countries) as countries, (select count(*)::int from public.todos) as todos',

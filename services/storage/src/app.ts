@@ -37,7 +37,8 @@ export function buildApp(options: StorageOptions): ServiceApp {
     if (!options.resolver) throw new Error('storage needs either pools or a connection resolver');
     pools = new ProjectPools(options.resolver);
   }
-  const ctx: StorageContext = { pools, backend: options.backend, settings: options.settings };
+  // The project's storage role: it reads the storage tables and acts as the caller's role, nothing more.
+  const ctx: StorageContext = { pools: pools.as('storage'), backend: options.backend, settings: options.settings };
   const app = createServiceApp({
     name: 'storage',
     secret: options.secret,

@@ -21,7 +21,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Session', 'Project', 'Permissions', 'Entities', 'Tables', 'Columns', 'Rows', 'Roles', 'Policies', 'Buckets', 'Logs', 'Schemas'],
+  tagTypes: ['Session', 'Project', 'Permissions', 'Entities', 'Tables', 'Columns', 'Rows', 'Roles', 'Policies', 'Buckets', 'Logs', 'Schemas', 'Snippets', 'RunningQueries', 'Completions', 'SqlEditorSettings'],
   endpoints: () => ({}),
 });
 

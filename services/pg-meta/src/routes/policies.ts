@@ -58,6 +58,6 @@ export function registerPolicyRoutes(app: ServiceApp, ctx: PgMetaContext): void 
   );
 
   addRoute(app, policiesRoutes.previewPolicy, async ({ params, body }) =>
-    previewPolicy(ctx.pools, params.ref, body, { statementTimeoutMs: ctx.sqlEditor.statementTimeoutMs }),
+    previewPolicy(ctx.pools, params.ref, body, await ctx.sqlEditor.settings(params.ref)),
   );
 }

@@ -3,7 +3,7 @@ import { platformRoutes, ROLE_PERMISSIONS, ServiceMessages } from '@dash/contrac
 import { addRoute, notFound, userOf } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
 import { findProjectByRef, findProjectOf, listProjectsOf } from '../db/projects';
-import { decryptConnection } from '../projects';
+import { projectRoleConnection } from '../projects';
 
 export async function projectRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
   addRoute(app, platformRoutes.listProjects, async ({ identity }) => ({
@@ -23,9 +23,9 @@ export async function projectRoutes(app: FastifyInstance, { ctx }: { ctx: Platfo
     return { role: project.role, permissions: [...ROLE_PERMISSIONS[project.role]] };
   });
 
-  addRoute(app, platformRoutes.projectConnection, async ({ params }) => {
+  addRoute(app, platformRoutes.projectConnection, async ({ params, query }) => {
     const project = await findProjectByRef(ctx.db, params.ref);
     if (!project) throw notFound(ServiceMessages.projectNotFound);
-    return { ref: project.ref, connectionString: decryptConnection(ctx, project) };
+    return { ref: project.ref, connectionString: projectRoleConnection(ctx, project, query.role ?? 'admin') };
   });
 }
