@@ -138,9 +138,9 @@ export const contentRoutes = {
     access: access.project(Permission.UserContentSqlCreate),
   }),
   /**
-   * Deletes the caller's own snippets in one transaction: one that is someone else's refuses the whole
-   * request (403); ids that do not exist are skipped, and when none of them exists the reply is 404
-   * "Content not found".
+   * Deletes the caller's own snippets in one transaction: another member's project snippet refuses the
+   * whole request (403); ids that do not exist, or are another member's personal snippet (invisible to
+   * the caller, so not revealed by a 403), are skipped; when none is left the reply is 404 "Content not found".
    */
   deleteSnippets: defineRoute({
     service: 'platform',

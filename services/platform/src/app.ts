@@ -2,10 +2,12 @@ import { createServiceApp, type ServiceApp } from '@dash/service-kit';
 import { createPlatformContext, type PlatformConfig, type PlatformContext } from './context';
 import { authRoutes } from './routes/auth';
 import { authConfigRoutes } from './routes/auth-config';
+import { contentStoreRoutes } from './routes/content';
 import { organizationRoutes } from './routes/organizations';
 import { projectRoutes } from './routes/projects';
 import { registryRoutes } from './routes/registry';
 import { sessionRoutes } from './routes/sessions';
+import { sqlEditorSettingsRoutes } from './routes/sql-editor-settings';
 import { storageConfigRoutes } from './routes/storage-config';
 
 export type { PlatformConfig, PlatformContext } from './context';
@@ -32,5 +34,7 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   await app.register(registryRoutes, { ctx });
   await app.register(authConfigRoutes, { ctx });
   await app.register(storageConfigRoutes, { ctx });
+  await app.register(contentStoreRoutes, { ctx });
+  await app.register(sqlEditorSettingsRoutes, { ctx });
   return app as PlatformApp;
 }

@@ -92,6 +92,10 @@ export async function insertProjectRow(ctx: PlatformContext, ref: string, orgId:
       org_id: orgId,
       status: 'ACTIVE_HEALTHY',
       connection_encrypted: ctx.cipher.encrypt(`postgres://u@127.0.0.1:1/${ref}`, `project:${ref}`),
+      role_passwords_encrypted: ctx.cipher.encrypt(
+        JSON.stringify({ admin: 'a', read_only: 'r', storage: 's' }),
+        `project:${ref}:role-passwords`,
+      ),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

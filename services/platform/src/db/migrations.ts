@@ -98,4 +98,53 @@ export const platformMigrations: Record<string, Migration> = {
         )`,
       ]),
   },
+  '0005_content': {
+    up: (db) =>
+      run(db, [
+        // The content store: SQL snippets (the only type so far). The id is the browser's, so a retried
+        // create is the same row. Bounds are literals here: a migration must not move with the constants.
+        `create table platform.content (
+          id uuid primary key,
+          project_id integer not null references platform.projects (id) on delete cascade,
+          owner_id uuid not null references platform.users (id) on delete cascade,
+          type text not null default 'sql' check (type = 'sql'),
+          name text not null,
+          description text,
+          visibility text not null default 'user' check (visibility in ('user', 'project')),
+          sql text not null default '',
+          favorite boolean not null default false,
+          version integer not null default 1 check (version >= 1),
+          inserted_at timestamptz not null default now(),
+          updated_at timestamptz not null default now()
+        )`,
+        `create index content_project_updated on platform.content (project_id, updated_at desc)`,
+        `create index content_owner_id on platform.content (owner_id)`,
+        // Saved name and SQL per version (the newest SNIPPET_VERSIONS_KEPT are kept). The saver may be
+        // deleted later without losing the history.
+        `create table platform.content_versions (
+          content_id uuid not null references platform.content (id) on delete cascade,
+          version integer not null check (version >= 1),
+          name text not null,
+          sql text not null,
+          saved_at timestamptz not null default now(),
+          saved_by uuid references platform.users (id) on delete set null,
+          primary key (content_id, version)
+        )`,
+        `create index content_versions_saved_by on platform.content_versions (saved_by)`,
+        // One row per project once its SQL editor settings are first changed; no row reads as the default.
+        `create table platform.project_sql_editor_config (
+          project_id integer primary key references platform.projects (id) on delete cascade,
+          statement_timeout_ms integer not null check (statement_timeout_ms between 1000 and 3600000),
+          updated_at timestamptz not null default now()
+        )`,
+      ]),
+  },
+  '0006_project_roles': {
+    up: (db) =>
+      run(db, [
+        // The passwords of the project's login roles (admin, read_only, storage) as encrypted JSON; null
+        // for a project made before the roles existed, until the platform's start bootstraps them.
+        `alter table platform.projects add column role_passwords_encrypted text`,
+      ]),
+  },
 };

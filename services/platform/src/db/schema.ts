@@ -46,8 +46,13 @@ export interface ProjectsTable {
   name: string;
   org_id: number;
   status: ProjectStatus;
-  /** AES-256-GCM ciphertext of the project's connection string (see crypto.ts). */
+  /**
+   * AES-256-GCM ciphertext (see crypto.ts) of the project database's URL as the server's superuser: used
+   * to provision (bootstrap) the database, never to serve a request.
+   */
   connection_encrypted: string;
+  /** Ciphertext of the project roles' passwords (JSON); null for a project made before them (see migration 0006). */
+  role_passwords_encrypted: string | null;
   inserted_at: Generated<Date>;
   plan: Generated<ProjectPlan>;
   /** AES-256-GCM ciphertext of the secret that signs the project's API keys; null until first read. */
@@ -79,7 +84,46 @@ export interface ProjectStorageConfigTable {
   updated_at: Generated<Date>;
 }
 
+export type ContentVisibility = 'user' | 'project';
+
+/** A SQL snippet (migration 0005); `version` increments with every save. */
+export interface ContentTable {
+  /** Chosen by the browser, so a retried create finds its own row. */
+  id: string;
+  project_id: number;
+  owner_id: string;
+  type: Generated<'sql'>;
+  name: string;
+  description: string | null;
+  visibility: ContentVisibility;
+  sql: string;
+  favorite: Generated<boolean>;
+  version: Generated<number>;
+  inserted_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ContentVersionsTable {
+  content_id: string;
+  version: number;
+  name: string;
+  sql: string;
+  saved_at: Generated<Date>;
+  /** Null once the saver's user is deleted. */
+  saved_by: string | null;
+}
+
+export interface ProjectSqlEditorConfigTable {
+  project_id: number;
+  /** No row means SQL_EDITOR_STATEMENT_TIMEOUT_MS. */
+  statement_timeout_ms: number;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
+  content: ContentTable;
+  content_versions: ContentVersionsTable;
+  project_sql_editor_config: ProjectSqlEditorConfigTable;
   users: UsersTable;
   sessions: SessionsTable;
   organizations: OrganizationsTable;
@@ -94,3 +138,4 @@ export type UserRow = Selectable<UsersTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type RemoteVersionRow = Selectable<RemoteVersionsTable>;
 export type NewUser = Insertable<UsersTable>;
+export type ContentRow = Selectable<ContentTable>;
