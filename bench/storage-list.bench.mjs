@@ -35,13 +35,13 @@ export default async function storageList() {
   try {
     await stack.api('POST', `/storage/${REF}/buckets`, { id: BUCKET, public: false });
     // Metadata rows are all a listing reads; the bytes are not needed for it.
-    await stack.api('POST', `/pg-meta/${REF}/query`, {
+    await stack.api('POST', `/pg-meta/${REF}/sql/run`, {
       query: `insert into storage.objects (bucket_id, name, metadata)
         select '${BUCKET}', '${FOLDER}/file-' || lpad(i::text, 5, '0') || '.txt',
                jsonb_build_object('size', i, 'mimetype', 'text/plain', 'cacheControl', 'max-age=3600')
         from generate_series(1, ${OBJECTS}) i; analyze storage.objects`,
     });
-    const [{ name: database }] = (await stack.api('POST', `/pg-meta/${REF}/query`, { query: 'select current_database() as name' })).rows;
+    const [[database]] = (await stack.api('POST', `/pg-meta/${REF}/sql/run`, { query: 'select current_database()' })).results[0].rows;
     const secrets = JSON.parse(readFileSync(path.join(stack.dataDir, 'secrets.json'), 'utf8'));
     const port = readFileSync(path.join(stack.dataDir, 'postgres.port'), 'utf8').trim();
     client = new Client({ connectionString: `postgres://postgres:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${port}/${database}` });

@@ -14,15 +14,15 @@ test('an owner signs in and sees real data in every area', async ({ page }) => {
 
   // SQL editor: the user's SQL runs on the project database and its rows come back.
   await page.goto(`/project/${REF}/sql/new`);
-  const editor = page.getByRole('textbox', { name: /sql/i });
-  await editor.fill(
+  await page.getByTestId('sql-editor').getByRole('textbox').click();
+  await page.keyboard.insertText(
     "create table if not exists e2e_items (id int primary key, label text);\n" +
       "insert into e2e_items values (1, 'alpha'), (2, 'beta') on conflict do nothing;\n" +
       'select id, label from e2e_items order by id;',
   );
-  await page.getByRole('button', { name: 'Run' }).click();
-  await expect(page.getByRole('cell', { name: 'alpha' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'beta' })).toBeVisible();
+  await page.getByRole('button', { name: /^Run/ }).click();
+  await expect(page.getByRole('gridcell', { name: 'alpha' })).toBeVisible();
+  await expect(page.getByRole('gridcell', { name: 'beta' })).toBeVisible();
   await screenshot(page, '03-sql-editor');
 
   // Table editor: the entity list of the public schema, from the catalog.
@@ -61,7 +61,7 @@ test('an owner signs in and sees real data in every area', async ({ page }) => {
   await page.getByRole('link', { name: 'Logs' }).click();
   const logs = page.getByRole('table', { name: 'API gateway logs' });
   await expect(logs).toBeVisible();
-  await expect(logs.getByText(`/api/pg-meta/${REF}/query`).first()).toBeVisible();
+  await expect(logs.getByText(`/api/pg-meta/${REF}/sql/run`).first()).toBeVisible();
   await expect(logs.getByText(`/api/storage/${REF}/buckets`).first()).toBeVisible();
   await screenshot(page, '08-logs');
 });

@@ -6,7 +6,11 @@ const sqlEditorModule: RemoteModule<ComponentType> = {
   contractVersion: REMOTE_CONTRACT_VERSION,
   name: 'mfe_sql_editor',
   routes: SqlEditorRoutes,
-  nav: [{ label: 'New query', path: 'new' }],
+  nav: [
+    { label: 'New query', path: 'new' },
+    { label: 'Templates', path: 'templates' },
+    { label: 'Quickstarts', path: 'quickstarts' },
+  ],
   requiredPermissions: [Permission.TenantSqlAdminRead],
 };
 

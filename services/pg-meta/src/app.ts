@@ -8,8 +8,8 @@ import { registerRoleRoutes } from './routes/roles';
 import { registerRoleWriteRoutes } from './routes/roles-write';
 import { registerRowRoutes } from './routes/rows';
 import { registerSchemaRoutes } from './routes/schemas';
-import { registerSqlEditorRoutes } from './routes/sql-editor';
-import { EditorRuns } from './db/editor-runs';
+import { registerSqlCatalogRoutes } from './routes/sql-catalog';
+import { registerSqlRunRoutes } from './routes/sql-run';
 import { registerTableRoutes } from './routes/tables';
 import { registerViewRoutes } from './routes/views';
 
@@ -30,8 +30,6 @@ export interface PgMetaOptions {
 export interface PgMetaContext {
   pools: ProjectPools;
   sqlEditor: { maxRows: number; settings: (ref: string) => Promise<SqlEditorSettings> };
-  /** The SQL editor's runs in progress, for Cancel. */
-  editorRuns: EditorRuns;
 }
 
 /** The pg-meta service, not listening: `main.ts` listens, tests use `app.inject`. */
@@ -48,10 +46,10 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
       maxRows: options.sqlEditor?.maxRows ?? SQL_EDITOR_MAX_ROWS,
       settings: options.sqlEditorSettings ?? (async () => ({ statementTimeoutMs: SQL_EDITOR_STATEMENT_TIMEOUT_MS })),
     },
-    editorRuns: new EditorRuns(),
   };
   const app = createServiceApp({ name: 'pg-meta', secret: options.secret, logger: options.logger });
   registerSchemaRoutes(app, ctx);
+  registerSqlCatalogRoutes(app, ctx);
   registerTableRoutes(app, ctx);
   registerColumnRoutes(app, ctx);
   registerViewRoutes(app, ctx);
@@ -59,7 +57,7 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
   registerRoleWriteRoutes(app, ctx);
   registerPolicyRoutes(app, ctx);
   registerEntityRoutes(app, ctx);
-  registerSqlEditorRoutes(app, ctx);
+  registerSqlRunRoutes(app, ctx);
   registerRowRoutes(app, ctx);
   registerCsvRoutes(app, ctx);
   if (owned) app.addHook('onClose', async () => ctx.pools.closeAll());

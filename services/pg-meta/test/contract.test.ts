@@ -37,6 +37,13 @@ describe('replies match the contract (ajv with formats)', () => {
     ],
     ['sql run ddl', { method: 'POST', url: '/default/sql/run', payload: { query: 'create table public.more (id int)' } }, sqlEditorRoutes.run],
     ['sql cancel', { method: 'POST', url: '/default/sql/runs/8a0d3c52-51b8-4a47-9a7a-3e3f0c1f1b11/cancel' }, sqlEditorRoutes.cancel],
+    [
+      'sql explain analyze',
+      { method: 'POST', url: '/default/sql/explain', payload: { query: 'select * from public.things t join public.things u using (id)', analyze: true } },
+      sqlEditorRoutes.explain,
+    ],
+    ['sql explain', { method: 'POST', url: '/default/sql/explain', payload: { query: 'select 1', analyze: false } }, sqlEditorRoutes.explain],
+    ['sql prepare export', { method: 'POST', url: '/default/sql/exports', payload: { query: 'select * from public.things', format: 'json' } }, sqlEditorRoutes.prepareExport],
   ];
 
   it.each(cases)('%s', async (_name, request, def) => {
@@ -51,12 +58,14 @@ describe('replies match the contract (ajv with formats)', () => {
     const replies = await Promise.all([
       p.app.inject({ method: 'POST', url: '/default/sql/run', headers: as('owner'), payload: { query: 'selec' } }),
       p.app.inject({ method: 'POST', url: '/default/sql/run', headers: as('owner'), payload: { query: ' ' } }),
+      p.app.inject({ method: 'POST', url: '/default/sql/run', headers: as('owner'), payload: { query: 'select lable from public.things' } }),
       p.app.inject({ method: 'GET', url: '/default/tables' }),
       p.app.inject({ method: 'GET', url: '/default/tables', headers: as('owner', 'elsewhere') }),
       p.app.inject({ method: 'GET', url: '/default/entities', headers: as('owner') }),
     ]);
-    expect(replies.map((r) => r.statusCode)).toEqual([400, 400, 401, 404, 400]);
+    expect(replies.map((r) => r.statusCode)).toEqual([400, 400, 400, 401, 404, 400]);
     for (const res of replies) expect(check(ErrorReply, res.json())).toBeNull();
+    expect(replies[2]!.json()).toMatchObject({ code: '42703', position: 8, hint: expect.any(String) });
   });
 });
 

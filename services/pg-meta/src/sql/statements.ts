@@ -9,9 +9,13 @@ import { closingQuote, dollarQuoteTagAt } from './lexer';
 export interface StatementHead {
   /** The leading keywords (up to two), upper-cased; empty when the statement starts with no word. */
   words: string[];
+  /** Where the statement's first token starts in the text. */
+  start: number;
+  /** Where it ends: at the `;` that ends it, or the end of the text (comments before either included). */
+  end: number;
 }
 
-interface Scan extends StatementHead {
+interface Scan extends Omit<StatementHead, 'end'> {
   /** Something other than a keyword came, so later words are not leading keywords. */
   closed: boolean;
 }
@@ -23,9 +27,9 @@ const isWordChar = (c: string) => /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
 export function statementHeads(sql: string): StatementHead[] {
   const heads: StatementHead[] = [];
   let current: Scan | null = null;
-  const touch = (): Scan => (current ??= { words: [], closed: false });
-  const end = () => {
-    if (current) heads.push({ words: current.words });
+  const touch = (at: number): Scan => (current ??= { words: [], start: at, closed: false });
+  const end = (at: number) => {
+    if (current) heads.push({ words: current.words, start: current.start, end: at });
     current = null;
   };
   const n = sql.length;
@@ -58,7 +62,7 @@ export function statementHeads(sql: string): StatementHead[] {
       continue;
     }
     if (c === ';') {
-      end();
+      end(i);
       i++;
       continue;
     }
@@ -66,7 +70,7 @@ export function statementHeads(sql: string): StatementHead[] {
       i++;
       continue;
     }
-    const head = touch();
+    const head = touch(i);
     if (!isWordStart(c)) head.closed = true;
     if (c === "'") {
       i = skipQuoted(i, "'", false);
@@ -102,7 +106,7 @@ export function statementHeads(sql: string): StatementHead[] {
     }
     i++;
   }
-  end();
+  end(n);
   return heads;
 }
 

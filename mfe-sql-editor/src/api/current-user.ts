@@ -1,0 +1,18 @@
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { platformRoutes, type RouteReply } from '@dash/contracts';
+
+/**
+ * Who is signed in: a snippet's `owner_id` is compared with it to tell the member's own snippets from
+ * other members' project snippets. Named apart from the shell's `session` endpoint (same route).
+ */
+export const currentUserApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    sqlEditorCurrentUser: build.query<RouteReply<typeof platformRoutes.session>['user'], void>({
+      query: () => routeRequest(platformRoutes.session),
+      transformResponse: (reply: RouteReply<typeof platformRoutes.session>) => reply.user,
+      providesTags: ['Session'],
+    }),
+  }),
+});
+
+export const { useSqlEditorCurrentUserQuery } = currentUserApi;

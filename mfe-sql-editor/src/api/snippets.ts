@@ -1,0 +1,104 @@
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { contentRoutes, type RouteBody, type RouteReply, type SqlSnippet } from '@dash/contracts';
+
+type Ref = { ref: string };
+type SnippetArg = Ref & { id: string };
+
+const listTag = (ref: string) => ({ type: 'Snippets' as const, id: `${ref}:list` });
+const snippetTag = (ref: string, id: string) => ({ type: 'Snippets' as const, id: `${ref}:${id}` });
+const versionsTag = (ref: string, id: string) => ({ type: 'Snippets' as const, id: `${ref}:${id}:versions` });
+
+/**
+ * The project's SQL snippets in the platform's content store. Writes put their reply into the cached
+ * list and the cached snippet instead of refetching, so an autosave every second costs one request.
+ */
+export const snippetsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    listSnippets: build.query<SqlSnippet[], Ref>({
+      query: ({ ref }) => routeRequest(contentRoutes.listSnippets, { params: { ref } }),
+      transformResponse: (reply: RouteReply<typeof contentRoutes.listSnippets>) => reply.data,
+      providesTags: (_r, _e, { ref }) => [listTag(ref)],
+    }),
+    getSnippet: build.query<SqlSnippet, SnippetArg>({
+      query: ({ ref, id }) => routeRequest(contentRoutes.getSnippet, { params: { ref, id } }),
+      providesTags: (_r, _e, { ref, id }) => [snippetTag(ref, id)],
+    }),
+    createSnippet: build.mutation<SqlSnippet, Ref & { body: RouteBody<typeof contentRoutes.createSnippet> }>({
+      query: ({ ref, body }) => routeRequest(contentRoutes.createSnippet, { params: { ref }, body }),
+      onQueryStarted: async ({ ref }, { dispatch, queryFulfilled }) => {
+        storeReply(ref, await reply(queryFulfilled), dispatch);
+      },
+    }),
+    updateSnippet: build.mutation<SqlSnippet, SnippetArg & { body: RouteBody<typeof contentRoutes.updateSnippet> }>({
+      query: ({ ref, id, body }) => routeRequest(contentRoutes.updateSnippet, { params: { ref, id }, body }),
+      onQueryStarted: async ({ ref }, { dispatch, queryFulfilled }) => {
+        storeReply(ref, await reply(queryFulfilled), dispatch);
+      },
+      invalidatesTags: (_r, _e, { ref, id }) => [versionsTag(ref, id)],
+    }),
+    shareSnippet: build.mutation<SqlSnippet, SnippetArg>({
+      query: ({ ref, id }) => routeRequest(contentRoutes.shareSnippet, { params: { ref, id } }),
+      onQueryStarted: async ({ ref }, { dispatch, queryFulfilled }) => {
+        storeReply(ref, await reply(queryFulfilled), dispatch);
+      },
+    }),
+    /** `newId`: the copy's id, chosen by the browser like a create's. */
+    duplicateSnippet: build.mutation<SqlSnippet, SnippetArg & { newId: string }>({
+      query: ({ ref, id, newId }) => routeRequest(contentRoutes.duplicateSnippet, { params: { ref, id }, body: { id: newId } }),
+      onQueryStarted: async ({ ref }, { dispatch, queryFulfilled }) => {
+        storeReply(ref, await reply(queryFulfilled), dispatch);
+      },
+    }),
+    deleteSnippets: build.mutation<RouteReply<typeof contentRoutes.deleteSnippets>, Ref & { ids: string[] }>({
+      query: ({ ref, ids }) => routeRequest(contentRoutes.deleteSnippets, { params: { ref }, body: { ids } }),
+      onQueryStarted: async ({ ref, ids }, { dispatch, queryFulfilled }) => {
+        if (await reply(queryFulfilled)) dispatch(removeSnippetsLocally(ref, ids));
+      },
+    }),
+    listSnippetVersions: build.query<RouteReply<typeof contentRoutes.listSnippetVersions>['versions'], SnippetArg>({
+      query: ({ ref, id }) => routeRequest(contentRoutes.listSnippetVersions, { params: { ref, id } }),
+      transformResponse: (reply: RouteReply<typeof contentRoutes.listSnippetVersions>) => reply.versions,
+      providesTags: (_r, _e, { ref, id }) => [versionsTag(ref, id)],
+    }),
+  }),
+});
+
+/** The reply of a write, or null when it failed (the caller of the mutation handles the error). */
+async function reply<T>(fulfilled: Promise<{ data: T }>): Promise<T | null> {
+  try {
+    return (await fulfilled).data;
+  } catch {
+    return null;
+  }
+}
+
+/** A snippet as the service now has it: in the cached list (replaced, or added first) and as the cached snippet. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function storeReply(ref: string, snippet: SqlSnippet | null, dispatch: ThunkDispatch<any, any, UnknownAction>) {
+  if (!snippet) return;
+  dispatch(
+    snippetsApi.util.updateQueryData('listSnippets', { ref }, (list) => {
+      const at = list.findIndex((s) => s.id === snippet.id);
+      if (at >= 0) list[at] = snippet;
+      else list.unshift(snippet);
+    }),
+  );
+  void dispatch(snippetsApi.util.upsertQueryData('getSnippet', { ref, id: snippet.id }, snippet));
+}
+
+/** Drops snippets from the cached list: after a delete, or a delete the service answered "not found". */
+export function removeSnippetsLocally(ref: string, ids: readonly string[]) {
+  return snippetsApi.util.updateQueryData('listSnippets', { ref }, (list) => list.filter((s) => !ids.includes(s.id)));
+}
+
+export const {
+  useListSnippetsQuery,
+  useGetSnippetQuery,
+  useCreateSnippetMutation,
+  useUpdateSnippetMutation,
+  useShareSnippetMutation,
+  useDuplicateSnippetMutation,
+  useDeleteSnippetsMutation,
+  useListSnippetVersionsQuery,
+} = snippetsApi;

@@ -1,0 +1,62 @@
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import {
+  gatewayPath,
+  sqlEditorRoutes,
+  type CompletionCatalog,
+  type ExportFormat,
+  type QueryPlan,
+  type QueryRun,
+  type RouteReply,
+  type SqlRunAs,
+} from '@dash/contracts';
+
+export type SqlRunReply = RouteReply<typeof sqlEditorRoutes.run>;
+export type SqlCancelReply = RouteReply<typeof sqlEditorRoutes.cancel>;
+export type SqlExportTicket = RouteReply<typeof sqlEditorRoutes.prepareExport>;
+export type SqlCompletionsReply = RouteReply<typeof sqlEditorRoutes.completions>;
+
+/**
+ * What a run may have changed outside the editor: the completion catalog and the other areas' catalog
+ * lists and rows. Marked stale after a run whose statements were not all SELECT (DDL, writes, grants…).
+ */
+const TOUCHED_BY_WRITES = ['Completions', 'Schemas', 'Entities', 'Tables', 'Columns', 'Rows', 'Policies', 'Roles'] as const;
+
+/** True when every statement of the run was a SELECT (nothing in the catalog can have changed). */
+export function onlySelects(run: Pick<QueryRun, 'results'>): boolean {
+  return run.results.every((r) => r.command.toUpperCase() === 'SELECT');
+}
+
+/**
+ * The SQL editor workbench's calls: run (with the run id the browser chose), cancel that run, explain,
+ * step one of an export, and the completion catalog. The workbench dispatches the mutations with
+ * `track: false`, so a 100,000-row result is kept by the component only, not in the store as well.
+ */
+export const sqlRunApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    sqlRun: build.mutation<SqlRunReply, { ref: string; query: string; runId: string; runAs?: SqlRunAs }>({
+      query: ({ ref, ...body }) => routeRequest(sqlEditorRoutes.run, { params: { ref }, body }),
+      invalidatesTags: (result) => (result && !onlySelects(result) ? [...TOUCHED_BY_WRITES] : []),
+    }),
+    sqlCancelRun: build.mutation<SqlCancelReply, { ref: string; runId: string }>({
+      query: ({ ref, runId }) => routeRequest(sqlEditorRoutes.cancel, { params: { ref, runId } }),
+    }),
+    // EXPLAIN ANALYZE runs the statement, but in a transaction that is always rolled back: nothing to refresh.
+    sqlExplain: build.mutation<QueryPlan, { ref: string; query: string; analyze: boolean; runAs?: SqlRunAs }>({
+      query: ({ ref, ...body }) => routeRequest(sqlEditorRoutes.explain, { params: { ref }, body }),
+    }),
+    sqlPrepareExport: build.mutation<SqlExportTicket, { ref: string; query: string; format: ExportFormat; runAs?: SqlRunAs }>({
+      query: ({ ref, ...body }) => routeRequest(sqlEditorRoutes.prepareExport, { params: { ref }, body }),
+    }),
+    sqlCompletions: build.query<CompletionCatalog, { ref: string }>({
+      query: ({ ref }) => routeRequest(sqlEditorRoutes.completions, { params: { ref } }),
+      providesTags: (_r, _e, { ref }) => [{ type: 'Completions', id: ref }],
+    }),
+  }),
+});
+
+export const { useSqlCompletionsQuery } = sqlRunApi;
+
+/** Step two of an export: the path the browser navigates to, so the download streams to disk. */
+export function sqlExportDownloadPath(ref: string, token: string): string {
+  return gatewayPath(sqlEditorRoutes.downloadExport, { ref, token });
+}

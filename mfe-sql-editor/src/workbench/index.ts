@@ -1,0 +1,1 @@
+export { Workbench, READ_ONLY_MEMBER_NOTE, type WorkbenchProps } from './Workbench';
