@@ -4,7 +4,7 @@ import { EditorState } from '@codemirror/state';
 import type { PlanNode } from '@dash/contracts';
 import { newRunId } from '../src/workbench/browser';
 import { commandOutcome, copiedCell, defaultResultIndex, resultLabel, rowsToTsv, tsvField } from '../src/workbench/cells';
-import { catalogNamespace, functionCompletionSource, sqlIdentifier } from '../src/workbench/editor/completion';
+import { catalogNamespace, columnCompletionSource, functionCompletionSource, referencedRelations, sqlIdentifier } from '../src/workbench/editor/completion';
 import { failureOf } from '../src/workbench/outcome';
 import { mostExpensivePath, nodeTitle, ownCost, relationOf } from '../src/workbench/plan';
 import { DEFAULT_ROLE_CHOICE, INVALID_SUB, roleChoiceProblem, roleLabel, runAsOf } from '../src/workbench/run-as';
@@ -237,5 +237,28 @@ describe('completion from the catalog', () => {
     expect(complete(source, 'select auth.')!.options[0]!.detail).toBe('() → uuid');
     expect(complete(source, "select 'order_")).toBeNull();
     expect(complete(source, 'select nothing.x')).toBeNull();
+  });
+
+  it('offers the columns of the tables a statement names, or of every public table before it names one', () => {
+    const source = columnCompletionSource(catalog);
+    // No FROM yet (the select list first): every public table's columns, with their tables.
+    const early = complete(source, 'select to');
+    expect(labels(early)).toEqual(['Full Name', 'day', 'id', 'total']);
+    expect(early!.options.find((o) => o.label === 'total')).toMatchObject({ detail: 'numeric · orders', type: 'property' });
+    expect(early!.options.find((o) => o.label === 'Full Name')).toMatchObject({ apply: '"Full Name"' });
+    // With FROM: only the columns of the named tables, ranked above keywords.
+    const named = complete(source, 'select em from auth.users u; select 2', 'select em'.length);
+    expect(labels(named)).toEqual(['email']);
+    expect(named!.options[0]!.boost).toBe(1);
+    expect(labels(complete(source, 'select  from orders join "Customers" c on true', 'select '.length))).toEqual(['Full Name', 'id', 'total']);
+    // Qualified names and strings are someone else's business.
+    expect(complete(source, 'select orders.to')).toBeNull();
+    expect(complete(source, "select 'to")).toBeNull();
+  });
+
+  it('reads the relations a statement names', () => {
+    expect(referencedRelations('select * from orders o join auth.users u on true')).toEqual(['public.orders', 'auth.users']);
+    expect(referencedRelations('insert into "My"."Table" values (1); update Orders set x = 1')).toEqual(['My.Table', 'public.orders']);
+    expect(referencedRelations('select 1')).toEqual([]);
   });
 });

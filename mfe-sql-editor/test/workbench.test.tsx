@@ -7,6 +7,7 @@ import { ROLE_PICKER_READ_ONLY } from '../src/workbench/toolbar/RolePicker';
 import {
   SUB,
   analyzedPlan,
+  catalog,
   cancelledRun,
   cellsRun,
   divisionByZero,
@@ -151,6 +152,38 @@ describe('Workbench: results', () => {
     await run();
     expect(await screen.findByText('3 rows affected')).toBeTruthy();
     await waitFor(() => expect(fetchMock.calls.filter((c) => c.url.endsWith('/sql/completions'))).toHaveLength(2));
+  });
+
+  it('completes a column of a table created by the last run (Ctrl+Space)', async () => {
+    let created = false;
+    renderWorkbench({
+      sql: 'create table public.e2e_orders (id int primary key, customer_email text)',
+      answers: {
+        [`POST ${wbPaths.run}`]: () => {
+          created = true;
+          return { body: writesOnly };
+        },
+        [`GET ${wbPaths.completions}`]: () => ({
+          body: created
+            ? { ...catalog, relations: [...catalog.relations, { schema: 'public', name: 'e2e_orders', kind: 'table', columns: [{ name: 'customer_email', type: 'text' }] }] }
+            : catalog,
+        }),
+      },
+    });
+    await run();
+    await screen.findByText('3 rows affected');
+    const view = await editorView();
+    act(() => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: 'select customer_em' }, selection: { anchor: 18 } }));
+    view.focus();
+    // Ctrl+Space as the keyboard sends it, again until the refreshed catalog has arrived.
+    await waitFor(async () => {
+      act(() => {
+        view.contentDOM.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', code: 'Space', ctrlKey: true, bubbles: true, cancelable: true }));
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      const labels = [...document.querySelectorAll('.cm-tooltip-autocomplete .cm-completionLabel')].map((l) => l.textContent);
+      expect(labels).toContain('customer_email');
+    });
   });
 
   it('keeps the completion catalog after a run of SELECTs only', async () => {
