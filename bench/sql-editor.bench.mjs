@@ -7,6 +7,7 @@
 //     The JSON export of the same result is timed once for its memory (no anchor).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import pg from 'pg';
 import {
   buildPgMeta,
@@ -132,6 +133,8 @@ export default async function sqlEditor() {
     const jsonPeakRssMb = memoryOf(service.pid).peakRssMb;
 
     const result = {
+      // Other work on the machine skews both sides of each ratio; the 1-minute load says how much.
+      loadAverage: round(os.loadavg()[0], 2),
       run: {
         rows: RESULT_ROWS,
         columns: 10,
@@ -173,6 +176,7 @@ export default async function sqlEditor() {
     console.log(
       `service RSS: ${result.export.serviceIdleRssMb} MB before exporting, peak ${result.export.servicePeakRssMbDuringExport} MB during CSV exports, ${result.export.json.servicePeakRssMb} MB during the JSON export`,
     );
+    console.log(`load average at the end: ${result.loadAverage}`);
     console.log(`results: ${writeResult('sql-editor', result)}`);
   } finally {
     await service?.stop();
