@@ -2,7 +2,6 @@
 // HTTP reply) against `psql \copy (...) to stdout csv` on the same data in the same run, plus the
 // service's peak RSS while exporting (it runs in its own process). Target: service ≤ 1.5x psql.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   buildPgMeta,
@@ -16,21 +15,11 @@ import {
   startService,
   timed,
   writeResult,
+  digest,
 } from './pg-meta-harness.mjs';
 
 const ROWS = 500_000;
 const RUNS = 5;
-
-/** Reads a byte stream to its end, hashing it without keeping it. */
-async function digest(stream) {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of stream) {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }
-  return { bytes, sha256: hash.digest('hex') };
-}
 
 export default async function csvExport() {
   buildPgMeta();

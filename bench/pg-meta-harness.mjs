@@ -3,7 +3,7 @@
 // built from source and run in a child process on a real port, so its memory can be read from /proc.
 // `node bench/pg-meta-harness.mjs serve <databaseUrl> <port> <secret>` is that child.
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -132,4 +132,15 @@ if (process.argv[2] === 'serve' && import.meta.url === pathToFileURL(process.arg
     console.error(error);
     process.exit(1);
   });
+}
+
+/** Reads a byte stream to its end, hashing it without keeping it. */
+export async function digest(stream) {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of stream) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
 }

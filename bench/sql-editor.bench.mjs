@@ -6,7 +6,6 @@
 //     RSS while exporting (it runs in its own process). Target: route ≤ 1.5x psql, memory flat.
 //     The JSON export of the same result is timed once for its memory (no anchor).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import {
@@ -21,6 +20,7 @@ import {
   startService,
   timed,
   writeResult,
+  digest,
 } from './pg-meta-harness.mjs';
 
 const RESULT_ROWS = 100_000;
@@ -28,17 +28,6 @@ const EXPORT_ROWS = 1_000_000;
 const RUN_RUNS = 9;
 const EXPORT_RUNS = 5;
 const WARMUP = 2;
-
-/** Reads a byte stream to its end, hashing it without keeping it. */
-async function digest(stream) {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of stream) {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }
-  return { bytes, sha256: hash.digest('hex') };
-}
 
 export default async function sqlEditor() {
   buildPgMeta();

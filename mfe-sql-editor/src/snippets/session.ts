@@ -217,17 +217,23 @@ export class SnippetSession {
     this.set({ conflictOpen: false });
   }
 
+  /** The service's current version of the open snippet, or null (after saying why) when it cannot be had. */
+  private async serverVersion(failure: string): Promise<SqlSnippet | null> {
+    const id = this.snapshot.snippetId;
+    if (id === null) return null;
+    try {
+      return await this.env.fetchSnippet(id);
+    } catch (error) {
+      this.env.onError(`${failure}: ${errorMessage(error)}`);
+      return null;
+    }
+  }
+
   /** Conflict choice: take the service's version, dropping the text here. */
   async reload(): Promise<void> {
-    const id = this.snapshot.snippetId;
-    if (id === null) return;
-    let server: SqlSnippet;
-    try {
-      server = await this.env.fetchSnippet(id);
-    } catch (error) {
-      this.env.onError(`Failed to reload query: ${errorMessage(error)}`);
-      return;
-    }
+    const server = await this.serverVersion('Failed to reload query');
+    if (!server) return;
+    const id = server.id;
     this.clearTimer();
     this.base = server.version;
     this.savedSql = server.content.sql;
@@ -238,15 +244,8 @@ export class SnippetSession {
 
   /** Conflict choice: save the text here over the service's current version. */
   async overwrite(): Promise<void> {
-    const id = this.snapshot.snippetId;
-    if (id === null) return;
-    let server: SqlSnippet;
-    try {
-      server = await this.env.fetchSnippet(id);
-    } catch (error) {
-      this.env.onError(`Failed to save query: ${errorMessage(error)}`);
-      return;
-    }
+    const server = await this.serverVersion('Failed to save query');
+    if (!server) return;
     this.base = server.version;
     this.savedSql = server.content.sql;
     this.set({ conflict: null, conflictOpen: false, status: 'unsaved' });

@@ -81,7 +81,7 @@ grant anon, authenticated, service_role to authenticator;
  * The project's schemas, run as the admin role so it owns what they create (and the default privileges
  * it sets apply to the tables it creates later).
  */
-export const PROJECT_OBJECTS_SQL = `
+const PROJECT_OBJECTS_SQL = `
 create schema if not exists auth;
 create table if not exists auth.users (
   id uuid primary key default gen_random_uuid(),
@@ -172,7 +172,7 @@ function roleAttributes(role: ProjectRole, serverVersion: number): string {
  * The statements that give a project database its roles and ownership, built with quoted names and
  * literals. Objects a superuser made in an older bootstrap pass to the admin role.
  */
-export function projectRoleStatements(database: string, passwords: ProjectRolePasswords, serverVersion: number, existing: ReadonlySet<string>): string[] {
+function projectRoleStatements(database: string, passwords: ProjectRolePasswords, serverVersion: number, existing: ReadonlySet<string>): string[] {
   const name = (role: ProjectRole) => quoteIdent(projectRoleName(database, role));
   const [admin, readOnly, storage] = [name('admin'), name('read_only'), name('storage')];
   const statements: string[] = [];
@@ -222,7 +222,7 @@ $own$`);
 }
 
 /** Grants of the read-only and storage roles, once the schemas exist. */
-export function projectGrantStatements(database: string): string[] {
+function projectGrantStatements(database: string): string[] {
   const admin = quoteIdent(projectRoleName(database, 'admin'));
   const readOnly = quoteIdent(projectRoleName(database, 'read_only'));
   const storage = quoteIdent(projectRoleName(database, 'storage'));

@@ -11,7 +11,7 @@ import { sqlEditorSettingsRoutes } from './routes/sql-editor-settings';
 import { storageConfigRoutes } from './routes/storage-config';
 
 export type { PlatformConfig, PlatformContext } from './context';
-export { createProject, decryptConnection, projectConnections, projectDatabaseName, projectRoleConnection } from './projects';
+export { createProject, decryptConnection, projectDatabaseName, projectRoleConnection } from './projects';
 export { seedDemo, seedDemoData, DEMO_USERS, DEMO_ORG, DEMO_PROJECT } from './seed';
 
 export type PlatformApp = ServiceApp & { platform: PlatformContext };

@@ -13,7 +13,6 @@ import {
   projectRoleUrl,
   userOf,
   withDatabase,
-  type ProjectConnections,
   type ProjectRole,
   type ProjectRolePasswords,
 } from '@dash/service-kit';
@@ -103,15 +102,6 @@ export function projectRoleConnection(
   if (!project.role_passwords_encrypted) throw new HttpError(503, `The roles of project ${project.ref} are not set up yet`);
   const passwords = JSON.parse(ctx.cipher.decrypt(project.role_passwords_encrypted, rolePasswordsContext(project.ref))) as ProjectRolePasswords;
   return projectRoleUrl(decryptConnection(ctx, project), role, passwords[role]);
-}
-
-/** All of a project's role connection strings. */
-export function projectConnections(ctx: PlatformContext, project: Pick<ProjectRow, 'ref' | 'connection_encrypted' | 'role_passwords_encrypted'>): ProjectConnections {
-  return {
-    admin: projectRoleConnection(ctx, project, 'admin'),
-    read_only: projectRoleConnection(ctx, project, 'read_only'),
-    storage: projectRoleConnection(ctx, project, 'storage'),
-  };
 }
 
 /**
