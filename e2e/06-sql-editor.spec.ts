@@ -135,6 +135,9 @@ test('completion offers a column of a table created in the same session', async 
 
 test('a template opens as a snippet and runs', async ({ page }) => {
   await signIn(page, 'owner@example.com');
+  await page.goto(sqlUrl('quickstarts'));
+  await expect(page.getByRole('button', { name: /^Open / }).first()).toBeVisible();
+  await screenshot(page, '18a-sql-quickstarts');
   await page.goto(sqlUrl('templates'));
   const open = page.getByRole('button', { name: /^Open / }).first();
   await expect(open).toBeVisible();
