@@ -35,8 +35,8 @@ test('an owner signs in and sees real data in every area', async ({ page }) => {
   await expect(page.getByRole('link', { name: /e2e_items/ })).toBeVisible();
   await screenshot(page, '04-table-editor');
 
-  // Policies: one card per table with its row-level security status.
-  await page.getByRole('link', { name: 'Policies' }).click();
+  // Policies, in the Authentication area: one card per table with its row-level security status.
+  await page.getByRole('link', { name: 'Authentication' }).click();
   await expect(page).toHaveURL(new RegExp(`/project/${REF}/auth/policies`));
   await expect(page.getByText('e2e_items').first()).toBeVisible();
   await expect(page.getByText(/RLS disabled/).first()).toBeVisible();

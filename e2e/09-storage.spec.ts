@@ -382,7 +382,7 @@ test('the upload limit set on the settings page refuses an oversize file in the 
   const config = async () => (await (await page.request.get(`/api/platform/projects/${REF}/config/storage`)).json()) as { fileSizeLimit: number };
   const before = (await config()).fileSizeLimit;
 
-  await page.goto(`/project/${REF}/storage/settings`);
+  await page.goto(`/project/${REF}/settings/storage`);
   const form = page.getByRole('form', { name: 'Upload file size limit' });
   const value = form.getByLabel('Upload file size limit', { exact: true });
   await expect(value).toBeEditable();
@@ -394,8 +394,9 @@ test('the upload limit set on the settings page refuses an oversize file in the 
   await screenshot(page, '64-storage-settings-limit');
 
   try {
-    // Through the area's menus, without a reload: the explorer follows the new limit at once.
-    await page.getByRole('link', { name: 'Buckets', exact: true }).click();
+    // Through the menus, without a reload: the explorer follows the new limit at once.
+    await page.getByRole('complementary', { name: 'Project menu' }).getByRole('link', { name: 'Storage' }).click();
+    await page.getByRole('complementary', { name: 'Storage menu' }).getByRole('link', { name: 'Buckets', exact: true }).click();
     await page.getByRole('link', { name: BUCKET }).click();
     await expect(page).toHaveURL(new RegExp(`${bucketPage}$`));
     const root = column(page, BUCKET);

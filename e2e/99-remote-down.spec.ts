@@ -14,10 +14,10 @@ test('killing one remote static server leaves the other areas working', async ({
   for (const [link, remote] of [
     ['Table Editor', 'mfe_table_editor'],
     ['SQL Editor', 'mfe_sql_editor'],
-    ['Policies', 'mfe_policies'],
+    ['Authentication', 'mfe_policies'],
     ['Logs', 'mfe_logs'],
   ] as const) {
-    await page.getByRole('link', { name: link }).click();
+    await page.getByRole('complementary', { name: 'Project menu' }).getByRole('link', { name: link, exact: true }).click();
     await expect(page.locator(`[data-remote="${remote}"] [data-build]`)).toBeVisible();
   }
 });

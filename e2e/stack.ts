@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import pg from 'pg';
+import { hashPassword } from '../services/platform/dist/crypto';
 
 // DASH_E2E_PORT lets two browser-test runs (say, two people on one machine) use stacks of their own.
 export const E2E_PORT = Number(process.env.DASH_E2E_PORT ?? 18080);
@@ -62,3 +64,29 @@ export async function tableId(page: Page, qualifiedName: string): Promise<number
 }
 
 const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * Adds a user with the e2e password straight into the platform database (hashed with the platform's own
+ * function), as a member of the demo organization with `role`: for tests that change a user's sign-in
+ * (MFA) and so must not touch the demo users other specs sign in with.
+ */
+export async function createUser(email: string, name: string, role: 'owner' | 'administrator' | 'developer' | 'read_only'): Promise<void> {
+  const secrets = JSON.parse(readFileSync(path.join(ROOT, E2E_DATA_DIR, 'secrets.json'), 'utf8')) as { postgresPassword: string };
+  const port = readFileSync(path.join(ROOT, E2E_DATA_DIR, 'postgres.port'), 'utf8').trim();
+  const client = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', password: secrets.postgresPassword, database: 'dash_platform' });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `insert into platform.users (email, name, password_hash) values ($1, $2, $3)
+       on conflict (email) do update set password_hash = excluded.password_hash returning id`,
+      [email, name, await hashPassword(E2E_PASSWORD)],
+    );
+    await client.query(
+      `insert into platform.members (org_id, user_id, role) select id, $1, $2 from platform.organizations where slug = 'demo'
+       on conflict (org_id, user_id) do update set role = excluded.role`,
+      [rows[0]!.id, role],
+    );
+  } finally {
+    await client.end();
+  }
+}

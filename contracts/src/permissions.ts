@@ -18,6 +18,11 @@ export const Permission = {
   StorageAdminWrite: 'storage_admin_write',
   /** The invoices item of the organization menu. */
   BillingInvoicesRead: 'billing_invoices_read',
+  /**
+   * Create projects in the organization; rename, pause, restore and delete them; rotate a project's JWT
+   * secret, reset its database password and choose its add-ons (owners and administrators).
+   */
+  ProjectAdminWrite: 'project_admin_write',
   /** Open the storage area (menu gate). */
   ProjectStorageAll: 'project_storage_all',
   /** Open the authentication area (menu gate). */
@@ -52,7 +57,7 @@ const READ_ONLY: readonly PermissionName[] = [
 export const ROLE_PERMISSIONS: Record<OrgRole, readonly PermissionName[]> = {
   owner: ALL_PERMISSIONS,
   administrator: ALL_PERMISSIONS,
-  developer: ALL_PERMISSIONS.filter((p) => p !== Permission.BillingInvoicesRead),
+  developer: ALL_PERMISSIONS.filter((p) => p !== Permission.BillingInvoicesRead && p !== Permission.ProjectAdminWrite),
   read_only: READ_ONLY,
 };
 

@@ -4,6 +4,7 @@ import { access, ALL_PERMISSIONS, Permission } from './permissions';
 import { OrgRoleSchema } from './identity';
 import { Registry, RegistryRemote } from './registry';
 import { MAX_UPLOAD_LIMIT_BYTES } from './constants';
+import { AuthJwtExpiry, AuthSiteUrl } from './project-settings';
 
 export const User = Type.Object({
   id: Type.String(),
@@ -11,6 +12,16 @@ export const User = Type.Object({
   name: Type.String(),
 });
 export type User = Static<typeof User>;
+
+/**
+ * Authenticator assurance level of a session: `aal1` after the password, `aal2` after a second factor.
+ * `nextLevel` is what the user needs: `aal2` once they have a verified factor, else the current level;
+ * when the two differ the session is waiting for its MFA code and the APIs refuse it.
+ */
+export const AssuranceLevel = Type.Union([Type.Literal('aal1'), Type.Literal('aal2')]);
+export type AssuranceLevel = Static<typeof AssuranceLevel>;
+export const SessionAssurance = Type.Object({ aal: AssuranceLevel, nextLevel: AssuranceLevel });
+export type SessionAssurance = Static<typeof SessionAssurance>;
 
 export const ProjectStatus = Type.Union([
   Type.Literal('ACTIVE_HEALTHY'),
@@ -33,11 +44,18 @@ export type Project = Static<typeof Project>;
 export const Organization = Type.Object({ id: Type.Integer(), slug: Type.String(), name: Type.String(), role: OrgRoleSchema });
 export type Organization = Static<typeof Organization>;
 
-/** A project's auth configuration: the external anonymous users flag (anonymous sign-ins). */
-export const AuthConfig = Type.Object({ external_anonymous_users_enabled: Type.Boolean() });
+/**
+ * A project's auth configuration: the external anonymous users flag (anonymous sign-ins), the site URL
+ * and the access tokens' lifetime in seconds (see project-settings.ts).
+ */
+export const AuthConfig = Type.Object({ external_anonymous_users_enabled: Type.Boolean(), site_url: AuthSiteUrl, jwt_expiry: AuthJwtExpiry });
 export type AuthConfig = Static<typeof AuthConfig>;
 export const AuthConfigUpdate = Type.Object(
-  { external_anonymous_users_enabled: Type.Optional(Type.Boolean()) },
+  {
+    external_anonymous_users_enabled: Type.Optional(Type.Boolean()),
+    site_url: Type.Optional(AuthSiteUrl),
+    jwt_expiry: Type.Optional(AuthJwtExpiry),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 export type AuthConfigUpdate = Static<typeof AuthConfigUpdate>;
@@ -72,7 +90,7 @@ export const platformRoutes = {
     method: 'POST',
     url: '/auth/sign-in',
     body: Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }),
-    response: Type.Object({ user: User }),
+    response: Type.Composite([Type.Object({ user: User }), SessionAssurance]),
     access: access.public,
   }),
   signOut: defineRoute({
@@ -86,7 +104,7 @@ export const platformRoutes = {
     service: 'platform',
     method: 'GET',
     url: '/auth/session',
-    response: Type.Object({ user: User }),
+    response: Type.Composite([Type.Object({ user: User }), SessionAssurance]),
     access: access.signedIn,
   }),
   listProjects: defineRoute({
@@ -125,8 +143,12 @@ export const platformRoutes = {
     service: 'platform',
     method: 'POST',
     url: '/internal/sessions/resolve',
-    body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
-    response: Type.Object({ user: User, projects: Type.Record(Type.String(), OrgRoleSchema) }),
+    /** `kind`: a session cookie (default) or a personal access token from `Authorization: Bearer`. */
+    body: Type.Object({
+      token: Type.String({ minLength: 1, maxLength: 200 }),
+      kind: Type.Optional(Type.Union([Type.Literal('session'), Type.Literal('access_token')], { default: 'session' })),
+    }),
+    response: Type.Composite([Type.Object({ user: User, projects: Type.Record(Type.String(), OrgRoleSchema) }), SessionAssurance]),
     access: access.internal,
   }),
   projectConnection: defineRoute({

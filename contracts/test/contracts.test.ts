@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import {
   checkRemoteModule,
+  remoteAreasOf,
   tableEditorRoutes,
   fillPath,
   gatewayPath,
@@ -82,18 +83,61 @@ describe('registry schema', () => {
 
 describe('RemoteModule contract', () => {
   const Component = () => null;
+  const logs = { name: 'mfe_logs', mount: 'logs' };
 
-  it('accepts a conforming module', () => {
-    expect(checkRemoteModule({ contractVersion: REMOTE_CONTRACT_VERSION, name: 'mfe_logs', routes: Component, nav: [{ label: 'API', path: 'edge-logs' }] }, 'mfe_logs')).toEqual([]);
+  it('accepts a conforming v1 module (the v2 shell still loads them)', () => {
+    expect(checkRemoteModule({ contractVersion: 1, name: 'mfe_logs', routes: Component, nav: [{ label: 'API', path: 'edge-logs' }] }, logs)).toEqual([]);
   });
 
-  it('lists every problem of a broken module', () => {
-    const problems = checkRemoteModule({ contractVersion: 99, name: 'other', routes: 'nope', nav: [{ label: 1 }] }, 'mfe_logs');
-    expect(problems).toHaveLength(4);
-    expect(problems[0]).toContain('contractVersion is 99');
+  it('accepts a conforming v2 module serving every area the registry lists', () => {
+    const mod = {
+      contractVersion: REMOTE_CONTRACT_VERSION,
+      name: 'mfe_logs',
+      areas: [
+        { mount: 'logs', title: 'Logs', routes: Component, menu: [{ title: 'Sources', items: [{ label: 'API Gateway', path: 'edge-logs', badge: 'BETA' }] }] },
+        { mount: 'reports', title: 'Reports', routes: Component },
+      ],
+    };
+    expect(checkRemoteModule(mod, { ...logs, areas: [{ mount: 'logs', title: 'Logs' }, { mount: 'reports', title: 'Reports' }] })).toEqual([]);
+  });
+
+  it('lists every problem of a broken v1 module', () => {
+    const problems = checkRemoteModule({ contractVersion: 1, name: 'other', routes: 'nope', nav: [{ label: 1 }] }, logs);
+    expect(problems).toEqual([
+      'name is other, the registry says mfe_logs',
+      'routes is not a React component',
+      'nav must be a list of { label, path }',
+    ]);
+  });
+
+  it('refuses an unknown contract version without looking further', () => {
+    expect(checkRemoteModule({ contractVersion: 99, name: 'other' }, logs)).toEqual(['contractVersion is 99, the shell loads 1 and 2']);
+  });
+
+  it('lists the problems of a broken v2 module: missing area, bad menu, bad routes', () => {
+    const mod = {
+      contractVersion: 2,
+      name: 'mfe_logs',
+      areas: [{ mount: 'logs', title: 'Logs', routes: 'nope', menu: [{ items: [{ label: 'X', path: 'x', badge: 'HOT' }, { label: 'Y', path: 'y', featureFlag: 'nope' }] }, {}] }],
+    };
+    expect(checkRemoteModule(mod, { ...logs, areas: [{ mount: 'logs', title: 'Logs' }, { mount: 'reports', title: 'Reports' }] })).toEqual([
+      'areas[0].routes is not a React component',
+      'areas[0].menu[0].items[0].badge "HOT" is unknown',
+      'areas[0].menu[0].items[1].featureFlag "nope" is unknown',
+      'areas[0].menu[1].items must be a list',
+      'the registry lists the area "reports", the module does not serve it',
+    ]);
+    expect(checkRemoteModule({ contractVersion: 2, name: 'mfe_logs', areas: [] }, logs)).toEqual(['areas must be a non-empty list']);
+  });
+
+  it('reads a v1 module as one area at the registry mount, its nav as the menu', () => {
+    const v1 = { contractVersion: 1 as const, name: 'mfe_logs', routes: Component, nav: [{ label: 'API', path: 'edge-logs' }], requiredPermissions: [Permission.AnalyticsRead] };
+    expect(remoteAreasOf(v1, { mount: 'logs', title: 'Logs' })).toEqual([
+      { mount: 'logs', title: 'Logs', routes: Component, menu: [{ items: [{ label: 'API', path: 'edge-logs' }] }], requiredPermissions: ['analytics_read'] },
+    ]);
   });
 
   it('rejects a module without a default export object', () => {
-    expect(checkRemoteModule(undefined, 'mfe_logs')).toEqual(['the module has no default export object']);
+    expect(checkRemoteModule(undefined, logs)).toEqual(['the module has no default export object']);
   });
 });

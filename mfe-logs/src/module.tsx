@@ -1,13 +1,19 @@
-import { REMOTE_CONTRACT_VERSION, Permission, type RemoteModule } from '@dash/contracts';
+import { REMOTE_CONTRACT_VERSION, Permission, type RemoteModuleV2 } from '@dash/contracts';
 import type { ComponentType } from 'react';
 import { LogsRoutes } from './LogsRoutes';
 
-const logsModule: RemoteModule<ComponentType> = {
+const logsModule: RemoteModuleV2<ComponentType> = {
   contractVersion: REMOTE_CONTRACT_VERSION,
   name: 'mfe_logs',
-  routes: LogsRoutes,
-  nav: [{ label: 'API Gateway', path: 'edge-logs' }],
-  requiredPermissions: [Permission.AnalyticsRead],
+  areas: [
+    {
+      mount: 'logs',
+      title: 'Logs',
+      routes: LogsRoutes,
+      menu: [{ title: 'Collections', items: [{ label: 'API Gateway', path: 'edge-logs' }] }],
+      requiredPermissions: [Permission.AnalyticsRead],
+    },
+  ],
 };
 
 export default logsModule;

@@ -6,11 +6,11 @@ import { edgeLogsReply } from './fixtures';
 
 describe('mfe_logs contract', () => {
   it('exports a module that satisfies RemoteModule', () => {
-    expect(checkRemoteModule(logsModule, 'mfe_logs')).toEqual([]);
+    expect(checkRemoteModule(logsModule, { name: 'mfe_logs', mount: 'logs' })).toEqual([]);
   });
 
   it('is refused under another name', () => {
-    expect(checkRemoteModule(logsModule, 'mfe_other')).toEqual([expect.stringContaining('name is mfe_logs')]);
+    expect(checkRemoteModule(logsModule, { name: 'mfe_other', mount: 'logs' })).toEqual([expect.stringContaining('name is mfe_logs')]);
   });
 
   it('uses fixtures that match the edge-logs reply schema', () => {

@@ -17,7 +17,7 @@ import {
 } from './fixtures';
 
 const url = '/project/default/auth/policies';
-const mount = 'auth/policies';
+const mount = 'auth';
 const badRequest = (message: string) => ({ status: 400, body: { statusCode: 400, error: 'Bad Request', message } });
 
 function answers(overrides: Record<string, MockAnswer> = {}): Record<string, MockAnswer> {

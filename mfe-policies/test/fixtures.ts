@@ -9,6 +9,7 @@ import type {
   rolesRoutes,
   tableEditorRoutes,
 } from '@dash/contracts';
+import { AUTH_JWT_EXPIRY_DEFAULT_SECONDS, AUTH_SITE_URL_DEFAULT } from '@dash/contracts';
 import { bootstrapRoles, pgRole } from '@dash/shell-sdk/testing';
 
 export const schemasReply: RouteReply<typeof pgMetaRoutes.listSchemas> = [
@@ -68,7 +69,11 @@ export const rolesReply: RouteReply<typeof rolesRoutes.listRoles> = [
   pgRole(16394, 'auditor'),
 ];
 
-export const authConfigReply = (anonymous: boolean): RouteReply<typeof platformRoutes.getAuthConfig> => ({ external_anonymous_users_enabled: anonymous });
+export const authConfigReply = (anonymous: boolean): RouteReply<typeof platformRoutes.getAuthConfig> => ({
+  external_anonymous_users_enabled: anonymous,
+  site_url: AUTH_SITE_URL_DEFAULT,
+  jwt_expiry: AUTH_JWT_EXPIRY_DEFAULT_SECONDS,
+});
 
 /** The tables of the protected `auth` schema. */
 export const authTablesReply: RouteReply<typeof tableEditorRoutes.listTables> = [table(16500, 'users', true, 'auth')];

@@ -21,11 +21,11 @@ const templateForm: PolicyFormValues = { name: 'Users insert their own rows', co
 
 describe('mfe_policies contract', () => {
   it('exports a module that satisfies RemoteModule', () => {
-    expect(checkRemoteModule(policiesModule, 'mfe_policies')).toEqual([]);
+    expect(checkRemoteModule(policiesModule, { name: 'mfe_policies', mount: 'auth' })).toEqual([]);
   });
 
   it('is refused under another name', () => {
-    expect(checkRemoteModule(policiesModule, 'mfe_other')).toEqual([expect.stringContaining('name is mfe_policies')]);
+    expect(checkRemoteModule(policiesModule, { name: 'mfe_other', mount: 'auth' })).toEqual([expect.stringContaining('name is mfe_policies')]);
   });
 
   it('uses fixtures that match the table, policy and schema list reply schemas', () => {

@@ -8,7 +8,7 @@ import { PROTECTED_SCHEMAS } from '../src/protected-schemas';
 import { authConfigReply, authPoliciesReply, authTablesReply, policiesReply, rolesReply, schemasReply, tablesReply } from './fixtures';
 
 const url = '/project/default/auth/policies';
-const mount = 'auth/policies';
+const mount = 'auth';
 
 function answers(role: 'owner' | 'read_only', overrides: Record<string, MockAnswer> = {}): Record<string, MockAnswer> {
   return {

@@ -1,17 +1,12 @@
-import { REMOTE_CONTRACT_VERSION, Permission, type RemoteModule } from '@dash/contracts';
+import { REMOTE_CONTRACT_VERSION, Permission, type RemoteModuleV2 } from '@dash/contracts';
 import type { ComponentType } from 'react';
 import { SqlEditorRoutes } from './SqlEditorRoutes';
 
-const sqlEditorModule: RemoteModule<ComponentType> = {
+/** No shell menu: the area draws its own sidebar (snippets, templates, quickstarts). */
+const sqlEditorModule: RemoteModuleV2<ComponentType> = {
   contractVersion: REMOTE_CONTRACT_VERSION,
   name: 'mfe_sql_editor',
-  routes: SqlEditorRoutes,
-  nav: [
-    { label: 'New query', path: 'new' },
-    { label: 'Templates', path: 'templates' },
-    { label: 'Quickstarts', path: 'quickstarts' },
-  ],
-  requiredPermissions: [Permission.TenantSqlAdminRead],
+  areas: [{ mount: 'sql', title: 'SQL Editor', routes: SqlEditorRoutes, requiredPermissions: [Permission.TenantSqlAdminRead] }],
 };
 
 export default sqlEditorModule;

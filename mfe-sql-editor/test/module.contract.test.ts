@@ -11,11 +11,11 @@ const ajv = addFormats(new Ajv({ strict: false }));
 
 describe('mfe_sql_editor contract', () => {
   it('exports a module that satisfies RemoteModule', () => {
-    expect(checkRemoteModule(sqlEditorModule, 'mfe_sql_editor')).toEqual([]);
+    expect(checkRemoteModule(sqlEditorModule, { name: 'mfe_sql_editor', mount: 'sql' })).toEqual([]);
   });
 
   it('is refused under another name', () => {
-    expect(checkRemoteModule(sqlEditorModule, 'mfe_other')).toEqual([expect.stringContaining('name is mfe_sql_editor')]);
+    expect(checkRemoteModule(sqlEditorModule, { name: 'mfe_other', mount: 'sql' })).toEqual([expect.stringContaining('name is mfe_sql_editor')]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { AreaLayout, NoAccess, Spinner, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { NoAccess, Spinner, usePermission, useProjectRef } from '@dash/shell-sdk';
 import { Permission } from '@dash/contracts';
 import { BucketPage } from './pages/BucketPage';
 import { BucketsPage } from './pages/BucketsPage';
@@ -12,36 +12,41 @@ function ToBuckets() {
   return <Navigate to={storagePaths.buckets(useProjectRef())} replace />;
 }
 
-function StorageArea() {
+/** The storage permission gates both areas, with the storage wording of the notice. */
+function StorageGate({ children }: { children: React.ReactNode }) {
   const { can, isLoading } = usePermission(Permission.ProjectStorageAll);
   if (isLoading) return <Spinner />;
   if (!can) return <NoAccess what="view the storage of this project" />;
+  return children;
+}
+
+/** Descendant routes under /project/:ref/storage; the shell draws the area's menu. */
+export function StorageRoutes() {
+  const ref = useProjectRef();
   return (
-    <Routes>
-      <Route index element={<Navigate to="buckets" replace />} />
-      <Route path="buckets" element={<BucketsPage />} />
-      <Route path="buckets/:bucketId" element={<BucketPage />} />
-      <Route path="policies" element={<StoragePoliciesPage />} />
-      <Route path="settings" element={<StorageSettingsPage />} />
-      <Route path="*" element={<ToBuckets />} />
-    </Routes>
+    <div className="st-root" data-build={__DASH_BUILD_LABEL__}>
+      <StorageGate>
+        <Routes>
+          <Route index element={<Navigate to="buckets" replace />} />
+          <Route path="buckets" element={<BucketsPage />} />
+          <Route path="buckets/:bucketId" element={<BucketPage />} />
+          <Route path="policies" element={<StoragePoliciesPage />} />
+          {/* The settings moved to the project settings (§2: /project/{ref}/settings/storage). */}
+          <Route path="settings" element={<Navigate to={storagePaths.settings(ref)} replace />} />
+          <Route path="*" element={<ToBuckets />} />
+        </Routes>
+      </StorageGate>
+    </div>
   );
 }
 
-/** Descendant routes under /project/:ref/storage. */
-export function StorageRoutes() {
-  const ref = useProjectRef();
-  // Absolute: a relative `to` in the area menu would resolve below the current (splat) path.
-  const nav = [
-    { label: 'Buckets', to: storagePaths.buckets(ref) },
-    { label: 'Policies', to: storagePaths.policies(ref) },
-    { label: 'Settings', to: storagePaths.settings(ref) },
-  ];
+/** The storage settings page, served at /project/:ref/settings/storage inside the project settings. */
+export function StorageSettingsRoutes() {
   return (
     <div className="st-root" data-build={__DASH_BUILD_LABEL__}>
-      <AreaLayout title="Storage" nav={nav}>
-        <StorageArea />
-      </AreaLayout>
+      <StorageGate>
+        <StorageSettingsPage />
+      </StorageGate>
     </div>
   );
 }

@@ -1,17 +1,19 @@
-import { REMOTE_CONTRACT_VERSION, Permission, type RemoteModule } from '@dash/contracts';
+import { REMOTE_CONTRACT_VERSION, type RemoteModuleV2 } from '@dash/contracts';
 import type { ComponentType } from 'react';
-import { StorageRoutes } from './StorageRoutes';
+import { StorageRoutes, StorageSettingsRoutes } from './StorageRoutes';
 
-const storageModule: RemoteModule<ComponentType> = {
+const storageModule: RemoteModuleV2<ComponentType> = {
   contractVersion: REMOTE_CONTRACT_VERSION,
   name: 'mfe_storage',
-  routes: StorageRoutes,
-  nav: [
-    { label: 'Buckets', path: 'buckets' },
-    { label: 'Policies', path: 'policies' },
-    { label: 'Settings', path: 'settings' },
+  areas: [
+    {
+      mount: 'storage',
+      title: 'Storage',
+      routes: StorageRoutes,
+      menu: [{ title: 'Manage', items: [{ label: 'Buckets', path: 'buckets' }, { label: 'Policies', path: 'policies' }] }],
+    },
+    { mount: 'settings/storage', title: 'Storage', routes: StorageSettingsRoutes },
   ],
-  requiredPermissions: [Permission.ProjectStorageAll],
 };
 
 export default storageModule;

@@ -77,8 +77,13 @@ describe('bucket menu', () => {
     const menu = await openMenu('avatars');
     const items = within(menu).getAllByRole('menuitem') as HTMLButtonElement[];
     expect(items.every((item) => item.disabled)).toBe(true);
-    await userEvent.hover(items[2]!.parentElement!);
-    expect(within(menu).getByRole('tooltip').textContent).toBe(Messages.needPermissionsCreateBuckets);
+    // Each action gives its own reason.
+    const reasons = [Messages.needPermissionsEditBuckets, Messages.needPermissionsEmptyBuckets, Messages.needPermissionsDeleteBuckets];
+    for (const [index, reason] of reasons.entries()) {
+      await userEvent.hover(items[index]!.parentElement!);
+      expect(within(menu).getByRole('tooltip').textContent).toBe(reason);
+      await userEvent.unhover(items[index]!.parentElement!);
+    }
     await userEvent.click(items[2]!);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(writes(fetchMock.calls)).toEqual([]);

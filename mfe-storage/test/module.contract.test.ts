@@ -9,11 +9,11 @@ const ajv = addFormats(new Ajv({ strict: false }));
 
 describe('mfe_storage contract', () => {
   it('exports a module that satisfies RemoteModule', () => {
-    expect(checkRemoteModule(storageModule, 'mfe_storage')).toEqual([]);
+    expect(checkRemoteModule(storageModule, { name: 'mfe_storage', mount: 'storage', areas: [{ mount: 'storage', title: 'Storage' }, { mount: 'settings/storage', title: 'Storage' }] })).toEqual([]);
   });
 
   it('is refused under another name', () => {
-    expect(checkRemoteModule(storageModule, 'mfe_other')).toEqual([expect.stringContaining('name is mfe_storage')]);
+    expect(checkRemoteModule(storageModule, { name: 'mfe_other', mount: 'storage', areas: [{ mount: 'storage', title: 'Storage' }, { mount: 'settings/storage', title: 'Storage' }] })).toEqual([expect.stringContaining('name is mfe_storage')]);
   });
 
   it('uses fixtures that match the bucket list and create reply schemas', () => {

@@ -5,7 +5,7 @@ import { render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { ConfirmProvider, Toaster, createStore } from '@dash/shell-sdk';
-import { StorageRoutes } from '../src/StorageRoutes';
+import { StorageRoutes, StorageSettingsRoutes } from '../src/StorageRoutes';
 
 function LocationProbe() {
   return <output data-testid="location">{useLocation().pathname}</output>;
@@ -30,3 +30,7 @@ export function renderRoutes(url: string, routes: ReactNode) {
 export const renderStorage = (url: string) => renderRoutes(url, <Route path="/project/:ref/storage/*" element={<StorageRoutes />} />);
 
 export const currentPath = () => screen.getByTestId('location').textContent;
+
+/** The storage settings area, as the shell mounts it inside the project settings. */
+export const renderStorageSettings = (url: string) =>
+  renderRoutes(url, <Route path="/project/:ref/settings/storage/*" element={<StorageSettingsRoutes />} />);

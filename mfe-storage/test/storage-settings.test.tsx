@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { mockFetch, permissionsAnswer, type MockAnswer } from '@dash/shell-sdk/testing';
 import { FREE_PLAN_UPLOAD_LIMIT_BYTES, MAX_UPLOAD_LIMIT_BYTES, Messages } from '@dash/contracts';
 import { UPLOAD_LIMIT_REQUIRED, validateUploadLimit } from '../src/pages/StorageSettingsPage';
-import { renderStorage } from './render';
+import { renderStorageSettings } from './render';
 
-const url = '/project/default/storage/settings';
+const url = '/project/default/settings/storage';
 const CONFIG = '/api/platform/projects/default/config/storage';
 
 function service(role: 'owner' | 'read_only', config: { fileSizeLimit: number; isFreeTier: boolean }, overrides: Record<string, MockAnswer> = {}) {
@@ -41,7 +41,7 @@ describe('upload limit rule', () => {
 describe('storage settings page', () => {
   it('shows the limit in its unit, checks the maximum in the chosen unit, and saves it in bytes', async () => {
     const fetchMock = service('owner', { fileSizeLimit: 100 * 1024 * 1024, isFreeTier: false });
-    renderStorage(url);
+    renderStorageSettings(url);
     await screen.findByRole('form', { name: 'Upload file size limit' });
     expect(field().value).toBe('100');
     expect(unit().value).toBe('MB');
@@ -68,7 +68,7 @@ describe('storage settings page', () => {
 
   it('puts the saved limit back on Cancel', async () => {
     service('owner', { fileSizeLimit: 512 * 1024, isFreeTier: false });
-    renderStorage(url);
+    renderStorageSettings(url);
     await screen.findByRole('form', { name: 'Upload file size limit' });
     expect([field().value, unit().value]).toEqual(['512', 'KB']);
     await userEvent.type(field(), '0');
@@ -79,7 +79,7 @@ describe('storage settings page', () => {
 
   it('says when saving fails', async () => {
     service('owner', { fileSizeLimit: 50 * 1024 * 1024, isFreeTier: false }, { [`PATCH ${CONFIG}`]: { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'limit refused' } } });
-    renderStorage(url);
+    renderStorageSettings(url);
     await screen.findByRole('form', { name: 'Upload file size limit' });
     await userEvent.clear(field());
     await userEvent.type(field(), '60');
@@ -89,7 +89,7 @@ describe('storage settings page', () => {
 
   it('keeps the free plan at its fixed limit, the unit selector disabled', async () => {
     service('owner', { fileSizeLimit: FREE_PLAN_UPLOAD_LIMIT_BYTES, isFreeTier: true });
-    renderStorage(url);
+    renderStorageSettings(url);
     await screen.findByRole('form', { name: 'Upload file size limit' });
     expect([field().value, unit().value]).toEqual(['50', 'MB']);
     expect(unit().disabled).toBe(true);
@@ -100,7 +100,7 @@ describe('storage settings page', () => {
 
   it('disables the form for members without storage write and says why', async () => {
     service('read_only', { fileSizeLimit: 50 * 1024 * 1024, isFreeTier: false });
-    renderStorage(url);
+    renderStorageSettings(url);
     await screen.findByRole('form', { name: 'Upload file size limit' });
     expect(await screen.findByText(Messages.needPermissionsStorageSettings)).toBeTruthy();
     expect(field().disabled).toBe(true);
@@ -113,7 +113,7 @@ describe('storage settings page', () => {
     service('owner', { fileSizeLimit: 1024, isFreeTier: false }, {
       [`GET ${CONFIG}`]: () => (fail ? { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'platform down' } } : { body: { fileSizeLimit: 1024, isFreeTier: false } }),
     });
-    renderStorage(url);
+    renderStorageSettings(url);
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(Messages.storageConfigLoadFailed)).toBeTruthy();
     fail = false;

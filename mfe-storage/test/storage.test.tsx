@@ -4,7 +4,8 @@ import { mockFetch, permissionsAnswer, renderArea, type MockAnswer } from '@dash
 import { Messages, type Bucket } from '@dash/contracts';
 import { StorageRoutes } from '../src/StorageRoutes';
 import { bucketsReply, createdBucket } from './fixtures';
-import { currentPath, renderStorage } from './render';
+import { currentPath, renderRoutes, renderStorage } from './render';
+import { Route } from 'react-router-dom';
 
 const url = '/project/default/storage/buckets';
 const BUCKETS = 'GET /api/storage/default/buckets';
@@ -181,19 +182,10 @@ describe('create bucket', () => {
   });
 });
 
-describe('storage area menu', () => {
-  it('offers Buckets, Policies and Settings, marking the current page', async () => {
+describe('storage area', () => {
+  it('sends the old settings address to the project settings, where the storage settings now live', async () => {
     mockFetch(answers('owner'));
-    renderArea(StorageRoutes, { mount: 'storage', url });
-    await screen.findByRole('table', { name: 'Buckets' });
-    const menu = screen.getByRole('complementary', { name: 'Storage menu' });
-    const links = within(menu).getAllByRole('link');
-    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
-      ['Buckets', '/project/default/storage/buckets'],
-      ['Policies', '/project/default/storage/policies'],
-      ['Settings', '/project/default/storage/settings'],
-    ]);
-    expect(links[0]!.className).toContain('is-active');
-    expect(links[1]!.className).not.toContain('is-active');
+    renderRoutes("/project/default/storage/settings", <Route path="/project/:ref/storage/*" element={<StorageRoutes />} />);
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/project/default/settings/storage'));
   });
 });

@@ -1,4 +1,4 @@
-import { REMOTE_CONTRACT_VERSION, type RemoteModule } from '@dash/contracts';
+import { REMOTE_CONTRACT_VERSION, type RemoteModuleV2 } from '@dash/contracts';
 import type { ComponentType } from 'react';
 import { TableEditorRoutes } from './TableEditorRoutes';
 
@@ -7,10 +7,10 @@ import { TableEditorRoutes } from './TableEditorRoutes';
  * generic notice, and the spec wants the area's own ("view tables from this project"), which
  * TableEditorLayout shows.
  */
-const tableEditorModule: RemoteModule<ComponentType> = {
+const tableEditorModule: RemoteModuleV2<ComponentType> = {
   contractVersion: REMOTE_CONTRACT_VERSION,
   name: 'mfe_table_editor',
-  routes: TableEditorRoutes,
+  areas: [{ mount: 'editor', title: 'Table Editor', routes: TableEditorRoutes }],
 };
 
 export default tableEditorModule;

@@ -8,11 +8,11 @@ const ajv = addFormats(new Ajv({ strict: false }));
 
 describe('mfe_table_editor contract', () => {
   it('exports a module that satisfies RemoteModule', () => {
-    expect(checkRemoteModule(tableEditorModule, 'mfe_table_editor')).toEqual([]);
+    expect(checkRemoteModule(tableEditorModule, { name: 'mfe_table_editor', mount: 'editor' })).toEqual([]);
   });
 
   it('is refused under another name', () => {
-    expect(checkRemoteModule(tableEditorModule, 'mfe_other')).toEqual([expect.stringContaining('name is mfe_table_editor')]);
+    expect(checkRemoteModule(tableEditorModule, { name: 'mfe_other', mount: 'editor' })).toEqual([expect.stringContaining('name is mfe_table_editor')]);
   });
 
   it('uses fixtures that match the entity list reply schema', () => {

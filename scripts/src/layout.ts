@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Permission, type RegistryArea } from '@dash/contracts';
 
 /** The repository root (scripts/dist/.. /..). */
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -32,19 +33,29 @@ export interface RemoteDeployment {
   short: string;
   /** Module Federation name. */
   name: string;
-  mount: string;
-  title: string;
+  /** The areas the remote serves (the registry's copy, for the project menu before its code loads); the first is its `mount`. */
+  areas: [RegistryArea, ...RegistryArea[]];
   /** Static server port offset (PORT + 100 + offset). */
   offset: number;
 }
 
 /** What is deployed where. The shell does not know this list: it reads the registry at run time. */
 export const REMOTES: readonly RemoteDeployment[] = [
-  { folder: 'mfe-table-editor', short: 'table-editor', name: 'mfe_table_editor', mount: 'editor', title: 'Table Editor', offset: 1 },
-  { folder: 'mfe-sql-editor', short: 'sql-editor', name: 'mfe_sql_editor', mount: 'sql', title: 'SQL Editor', offset: 2 },
-  { folder: 'mfe-policies', short: 'policies', name: 'mfe_policies', mount: 'auth/policies', title: 'Policies', offset: 3 },
-  { folder: 'mfe-storage', short: 'storage', name: 'mfe_storage', mount: 'storage', title: 'Storage', offset: 4 },
-  { folder: 'mfe-logs', short: 'logs', name: 'mfe_logs', mount: 'logs', title: 'Logs', offset: 5 },
+  { folder: 'mfe-table-editor', short: 'table-editor', name: 'mfe_table_editor', areas: [{ mount: 'editor', title: 'Table Editor' }], offset: 1 },
+  { folder: 'mfe-sql-editor', short: 'sql-editor', name: 'mfe_sql_editor', areas: [{ mount: 'sql', title: 'SQL Editor' }], offset: 2 },
+  { folder: 'mfe-policies', short: 'policies', name: 'mfe_policies', areas: [{ mount: 'auth', title: 'Authentication' }], offset: 3 },
+  {
+    folder: 'mfe-storage',
+    short: 'storage',
+    name: 'mfe_storage',
+    areas: [
+      { mount: 'storage', title: 'Storage', permission: Permission.ProjectStorageAll },
+      // §2: the storage settings item needs the storage permission and the hosted variant.
+      { mount: 'settings/storage', title: 'Storage', permission: Permission.ProjectStorageAll, hostedOnly: true },
+    ],
+    offset: 4,
+  },
+  { folder: 'mfe-logs', short: 'logs', name: 'mfe_logs', areas: [{ mount: 'logs', title: 'Logs' }], offset: 5 },
 ];
 
 export function findRemote(short: string): RemoteDeployment {

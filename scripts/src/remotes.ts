@@ -51,8 +51,9 @@ export async function publish(remote: RemoteDeployment): Promise<RegistryRemote>
     version,
     entry: `http://127.0.0.1:${ports().remote(remote.offset)}/${version}/mf-manifest.json`,
     contract: REMOTE_CONTRACT_VERSION,
-    mount: remote.mount,
-    title: remote.title,
+    mount: remote.areas[0].mount,
+    title: remote.areas[0].title,
+    areas: remote.areas,
   };
   return callPlatform(platformRoutes.publishRemote, entry);
 }

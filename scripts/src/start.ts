@@ -131,6 +131,8 @@ async function main() {
     DASH_POSTGRES_ADMIN_URL: adminUrl,
     DASH_ENCRYPTION_KEY: secrets.encryptionKey,
     DASHBOARD_DEMO_PASSWORD: demoPassword,
+    // Organization usage reads egress from the logs service (started after the platform; asked on demand).
+    DASH_LOGS_URL: serviceUrl('logs'),
   });
   await waitForHealth('platform', `${serviceUrl('platform')}/health`);
   service('pg-meta', { PORT: String(p['pg-meta']), DASH_PLATFORM_URL: serviceUrl('platform') });

@@ -15,9 +15,11 @@ describe('stack layout', () => {
     expect(REMOTES.map((r) => p.remote(r.offset))).toEqual([18181, 18182, 18183, 18184, 18185]);
   });
 
-  it('gives each remote its own port and mount', () => {
+  it('gives each remote its own port and each area one remote', () => {
     expect(new Set(REMOTES.map((r) => r.offset)).size).toBe(REMOTES.length);
-    expect(new Set(REMOTES.map((r) => r.mount)).size).toBe(REMOTES.length);
+    const mounts = REMOTES.flatMap((r) => r.areas.map((a) => a.mount));
+    expect(new Set(mounts).size).toBe(mounts.length);
+    expect(mounts).toEqual(expect.arrayContaining(['editor', 'sql', 'auth', 'storage', 'settings/storage', 'logs']));
   });
 
   it('rejects a bad PORT', () => {
@@ -28,7 +30,7 @@ describe('stack layout', () => {
   it('finds a remote by short name, module name or folder', () => {
     expect(findRemote('logs').name).toBe('mfe_logs');
     expect(findRemote('mfe_sql_editor').folder).toBe('mfe-sql-editor');
-    expect(findRemote('mfe-table-editor').mount).toBe('editor');
+    expect(findRemote('mfe-table-editor').areas[0].mount).toBe('editor');
     expect(() => findRemote('billing')).toThrow('Unknown remote "billing"');
   });
 });

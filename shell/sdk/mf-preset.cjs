@@ -1,6 +1,7 @@
 // @ts-check
 // One Module Federation build preset for the shell and every remote (ARCHITECTURE.md, "Runtime composition").
 const path = require('node:path');
+const fs = require('node:fs');
 const webpack = require('webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
@@ -104,7 +105,16 @@ function federatedConfig({ name, dir, kind, title }) {
       // The host answers deep links (/project/abc/editor) with the same index.html, so its script tags are
       // absolute; chunks still load relative to the script's own URL ('auto').
       ...(isHost
-        ? [new HtmlWebpackPlugin({ title: title ?? 'Dashboard', templateContent: htmlTemplate(title ?? 'Dashboard'), publicPath: '/', hash: true })]
+        ? [
+            new HtmlWebpackPlugin({
+              title: title ?? 'Dashboard',
+              templateContent: htmlTemplate(title ?? 'Dashboard'),
+              publicPath: '/',
+              hash: true,
+              // The product mark as the tab icon (copied next to index.html, linked from it).
+              ...(fs.existsSync(path.join(dir, 'favicon.svg')) ? { favicon: path.join(dir, 'favicon.svg') } : {}),
+            }),
+          ]
         : []),
     ],
   };

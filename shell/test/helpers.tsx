@@ -1,7 +1,7 @@
 import { act, render } from '@testing-library/react';
 import { createMemoryRouter } from 'react-router-dom';
 import { baseApi } from '@dash/shell-sdk';
-import type { Project, Registry, RegistryRemote, User } from '@dash/contracts';
+import { ROLE_PERMISSIONS, type DashConfig, type Project, type Registry, type RegistryRemote, type User } from '@dash/contracts';
 import { Shell } from '../src/Shell';
 import { createShellStore } from '../src/store';
 
@@ -65,12 +65,21 @@ export function mockFetch(routes: Record<string, Handler | Response | (() => Res
   return { spy, calls };
 }
 
-/** The happy-path platform API: signed in as `user`, member of `project`. */
+export const flagsOff: DashConfig['flags'] = { warehouse: false, navigationLayoutV2: false, ongoingIncident: false };
+
+/** The platform's `/config` reply: hosted, every flag off, unless `overrides` says otherwise. */
+export function dashConfig(overrides: Partial<DashConfig> = {}): DashConfig {
+  return { mode: 'hosted', flags: flagsOff, ...overrides };
+}
+
+/** The happy-path platform API: signed in as `user`, member of `project` as its `role`, hosted, flags off. */
 export function signedInApi(extra: Record<string, Handler> = {}) {
   return mockFetch({
     'GET /api/platform/auth/session': () => json(200, { user }),
     'GET /api/platform/projects': () => json(200, { projects: [project] }),
+    'GET /api/platform/config': () => json(200, dashConfig()),
     [`GET /api/platform/projects/${project.ref}`]: () => json(200, project),
+    [`GET /api/platform/projects/${project.ref}/permissions`]: () => json(200, { role: project.role, permissions: ROLE_PERMISSIONS[project.role] }),
     ...extra,
   });
 }

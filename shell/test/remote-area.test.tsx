@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import { loadRemote, registerRemotes } from '../src/federation/loader';
 import { clearRemoteModuleCache } from '../src/federation/remoteModules';
@@ -74,6 +74,7 @@ describe('RemoteArea', () => {
     expect(items.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['Table Editor', `/project/${project.ref}/editor`],
       ['Logs', `/project/${project.ref}/logs`],
+      ['Project Settings', `/project/${project.ref}/settings`],
     ]);
     expect(items[0]!.getAttribute('aria-current')).toBe('page');
     expect(items[1]!.getAttribute('aria-current')).toBeNull();
@@ -91,10 +92,63 @@ describe('RemoteArea', () => {
     expect(shell.location()).toBe(`/project/${project.ref}/editor`);
   });
 
-  it('sends the storage settings address of the spec to the storage area', async () => {
-    signedInApi();
-    shell = renderShell(`/project/${project.ref}/settings/storage`);
-    await waitFor(() => expect(shell!.location()).toBe(`/project/${project.ref}/storage/settings`));
+  it('loads a v2 remote serving two areas: its own one with the menu it declares, and a page inside the project settings', async () => {
+    function StorageRoutes() {
+      return (
+        <Routes>
+          <Route path="buckets" element={<p>Buckets page</p>} />
+          <Route path="policies" element={<p>Storage policies page</p>} />
+        </Routes>
+      );
+    }
+    const StorageSettings = () => <p>Upload limit form</p>;
+    const storage = remote({
+      name: 'mfe_storage',
+      contract: 2,
+      mount: 'storage',
+      title: 'Storage',
+      areas: [
+        { mount: 'storage', title: 'Storage', permission: 'project_storage_all' },
+        { mount: 'settings/storage', title: 'Storage', permission: 'project_storage_all', hostedOnly: true },
+      ],
+    });
+    mockedLoadRemote.mockResolvedValue({
+      default: {
+        contractVersion: 2,
+        name: 'mfe_storage',
+        areas: [
+          {
+            mount: 'storage',
+            title: 'Storage',
+            routes: StorageRoutes,
+            menu: [
+              { title: 'Manage', items: [{ label: 'Buckets', path: 'buckets' }, { label: 'Policies', path: 'policies' }] },
+              { title: 'Labs', items: [{ label: 'Analytics buckets', path: 'analytics', badge: 'ALPHA', featureFlag: 'warehouse' }, { label: 'Hosted only', path: 'hosted', hostedOnly: true, badge: 'BETA' }] },
+            ],
+          },
+          { mount: 'settings/storage', title: 'Storage', routes: StorageSettings },
+        ],
+      },
+    });
+    shell = renderShell(`/project/${project.ref}/storage/buckets`, { registry: { schemaVersion: 1, remotes: [storage] } });
+
+    expect(await screen.findByText('Buckets page')).toBeTruthy();
+    const areaMenu = screen.getByRole('complementary', { name: 'Storage menu' });
+    // The warehouse flag is off: its item is hidden; the hosted-only item shows with its badge.
+    expect(within(areaMenu).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Buckets', `/project/${project.ref}/storage/buckets`],
+      ['Policies', `/project/${project.ref}/storage/policies`],
+      ['Hosted onlyBETA', `/project/${project.ref}/storage/hosted`],
+    ]);
+    // The sub-area shows in the project settings, not in the project menu.
+    const menu = screen.getByRole('complementary', { name: 'Project menu' });
+    expect(within(menu).getAllByRole('link').map((a) => a.textContent)).toEqual(['Storage', 'Project Settings']);
+
+    await act(() => shell!.router.navigate(`/project/${project.ref}/settings/storage`));
+    expect(await screen.findByText('Upload limit form')).toBeTruthy();
+    const settingsMenu = screen.getByRole('complementary', { name: 'Project Settings menu' });
+    expect(within(settingsMenu).getByRole('link', { name: 'Storage' }).getAttribute('href')).toBe(`/project/${project.ref}/settings/storage`);
+    expect(mockedLoadRemote).toHaveBeenCalledTimes(1);
   });
 
   it('shows the error panel with Retry when loading fails, and Retry re-registers the remote and loads again', async () => {
@@ -119,22 +173,22 @@ describe('RemoteArea', () => {
   });
 
   it('refuses a module that breaks the contract and lists the problems', async () => {
-    mockedLoadRemote.mockResolvedValue({ default: { contractVersion: 2, name: 'mfe_table_editor', routes: 'not a component' } });
+    mockedLoadRemote.mockResolvedValue({ default: { contractVersion: 1, name: 'mfe_other', routes: 'not a component' } });
     shell = renderShell(`/project/${project.ref}/editor`);
 
     const panel = await screen.findByRole('alert');
     expect(within(panel).getByText('Failed to load Table Editor')).toBeTruthy();
     const message = within(panel).getByText(/does not satisfy the remote contract/).textContent ?? '';
-    expect(message).toContain('contractVersion is 2, the shell expects 1');
+    expect(message).toContain('name is mfe_other, the registry says mfe_table_editor');
     expect(message).toContain('routes is not a React component');
     expect(within(panel).getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
   it('does not run a remote the registry lists for another contract version', async () => {
-    const other = { schemaVersion: 1 as const, remotes: [remote({ contract: 2 })] };
+    const other = { schemaVersion: 1 as const, remotes: [remote({ contract: 3 })] };
     shell = renderShell(`/project/${project.ref}/editor`, { registry: other });
     const panel = await screen.findByRole('alert');
-    expect(within(panel).getByText(/the registry lists contract 2, the shell expects 1/)).toBeTruthy();
+    expect(within(panel).getByText(/the registry lists contract 3, the shell loads 1 and 2/)).toBeTruthy();
     expect(mockedLoadRemote).not.toHaveBeenCalled();
   });
 

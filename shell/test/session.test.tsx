@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { sessionExpired } from '@dash/shell-sdk';
 import { ServiceMessages, type Project } from '@dash/contracts';
-import { cleanupApi, json, mockFetch, project, remote, renderShell, signedInApi, user } from './helpers';
+import { cleanupApi, dashConfig, json, mockFetch, project, remote, renderShell, signedInApi, user } from './helpers';
 
 jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(() => new Promise(() => {})) }));
 
@@ -86,6 +86,7 @@ describe('projects page', () => {
     mockFetch({
       'GET /api/platform/auth/session': () => json(200, { user }),
       'GET /api/platform/projects': () => new Promise<Response>((resolve) => (answer = resolve)),
+      'GET /api/platform/config': () => json(200, dashConfig()),
     });
     shell = renderShell('/projects');
     expect(await screen.findByText(/Loading projects/)).toBeTruthy();

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { ServiceMessages } from '@dash/contracts';
 import { TESTIMONIALS } from '../src/pages/testimonials';
-import { cleanupApi, json, mockFetch, project, renderShell, user } from './helpers';
+import { cleanupApi, dashConfig, json, mockFetch, project, renderShell, user } from './helpers';
 
 jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
 
@@ -57,6 +57,7 @@ describe('sign-in page', () => {
         return json(200, { user });
       },
       'GET /api/platform/projects': () => json(200, { projects: [project] }),
+      'GET /api/platform/config': () => json(200, dashConfig()),
     });
     shell = renderShell('/sign-in');
 
@@ -112,7 +113,7 @@ describe('sign-in page', () => {
   });
 
   it('never returns to another site', async () => {
-    mockFetch({ 'GET /api/platform/auth/session': () => json(200, { user }), 'GET /api/platform/projects': () => json(200, { projects: [] }) });
+    mockFetch({ 'GET /api/platform/auth/session': () => json(200, { user }), 'GET /api/platform/projects': () => json(200, { projects: [] }), 'GET /api/platform/config': () => json(200, dashConfig()) });
     shell = renderShell('/sign-in?returnTo=%2F%2Fevil.example.com');
     expect(await screen.findByRole('heading', { name: 'Projects' })).toBeTruthy();
     expect(shell.location()).toBe('/projects');

@@ -18,7 +18,8 @@ export function BucketActions({ bucket, onEmptied }: { bucket: Bucket; onEmptied
   const { can, isLoading } = usePermission(Permission.StorageAdminWrite);
   const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
   const [emptyBucket] = useStorageEmptyBucketMutation();
-  const disabledReason = can || isLoading ? undefined : Messages.needPermissionsCreateBuckets;
+  // Each action says what it needs (not the create-buckets text), beside its own item.
+  const reason = (message: string) => (can || isLoading ? undefined : message);
 
   const onEmpty = async () => {
     const confirmed = await confirm({
@@ -46,9 +47,9 @@ export function BucketActions({ bucket, onEmptied }: { bucket: Bucket; onEmptied
       <MenuButton
         label={`Actions for bucket ${bucket.name}`}
         items={[
-          { label: 'Edit bucket', onSelect: () => setDialog('edit'), disabled: isLoading, disabledReason },
-          { label: 'Empty bucket', onSelect: () => void onEmpty(), disabled: isLoading, disabledReason },
-          { label: 'Delete bucket', onSelect: () => setDialog('delete'), disabled: isLoading, disabledReason, danger: true },
+          { label: 'Edit bucket', onSelect: () => setDialog('edit'), disabled: isLoading, disabledReason: reason(Messages.needPermissionsEditBuckets) },
+          { label: 'Empty bucket', onSelect: () => void onEmpty(), disabled: isLoading, disabledReason: reason(Messages.needPermissionsEmptyBuckets) },
+          { label: 'Delete bucket', onSelect: () => setDialog('delete'), disabled: isLoading, disabledReason: reason(Messages.needPermissionsDeleteBuckets), danger: true },
         ]}
       />
       {/* On the page's body: the menu sits in table cells and headers whose styles a dialog must not take. */}

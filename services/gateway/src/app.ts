@@ -3,13 +3,14 @@ import { ServiceMessages } from '@dash/contracts';
 import { HttpError, sendError } from '@dash/service-kit';
 import { normalizeBase, normalizeOrigin, SERVICES, type GatewayConfig } from './config';
 import { isCrossSite } from './csrf';
-import { edgeEvent, EdgeLogShipper } from './edge-logs';
+import { edgeEvent, EdgeLogShipper, markRequestStart } from './edge-logs';
 import { healthRoutes } from './routes/health';
 import { proxyRoutes } from './routes/proxy';
 import { PROJECT_API_PREFIX } from './routes/project-api';
+import { ProjectStatusCache } from './project-status';
 import { registryRoutes } from './routes/registry';
 import { registerShell } from './routes/shell';
-import { SessionResolver } from './sessions';
+import { bearerToken, SessionResolver } from './sessions';
 
 export type { GatewayConfig } from './config';
 
@@ -36,6 +37,7 @@ export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp
 
   const app: FastifyInstance = Fastify({ logger: config.logger ?? false, trustProxy: false, return503OnClosing: true });
   const sessions = new SessionResolver(upstreams.platform, config.secret, config.sessionCacheMs ?? 5000);
+  const projectStatuses = new ProjectStatusCache(upstreams.platform, config.secret, config.projectStatusCacheMs ?? 2000);
   let lastDropWarning = 0;
   let droppedSinceWarning = 0;
   const edgeLogs = new EdgeLogShipper({
@@ -56,9 +58,15 @@ export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp
   app.decorate('edgeLogs', edgeLogs);
   app.decorate('sessions', sessions);
 
+  app.addHook('onRequest', async (request) => markRequestStart(request));
   app.addHook('onRequest', async (request, reply) => {
     // Project APIs take keys, not the dashboard's cookie (never forwarded there): apps call from any origin.
     if (request.url.startsWith(PROJECT_API_PREFIX)) return;
+    // A personal access token is a credential the caller sends on purpose, not one the browser adds: the
+    // proxy neither uses nor forwards a cookie beside it, so a cross-site page has no ambient authority
+    // to borrow (and browsers send `Authorization` cross-origin only after a CORS preflight, never granted
+    // on /api). Scripts with a token may therefore call from anywhere, like curl.
+    if (request.url.startsWith('/api/') && bearerToken(request.headers)) return;
     if (isCrossSite(request.method, request.headers, allowedOrigins)) return sendError(reply, 403, ServiceMessages.crossSite);
   });
   // The gateway is the one place that sets these, on every reply (proxied ones included).
@@ -85,6 +93,7 @@ export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp
     upstreams,
     secret: config.secret,
     sessions,
+    projectStatuses,
     publicProtocol: new URL(publicOrigins[0]!).protocol.replace(':', ''),
   });
   const shell = await registerShell(app, config.shellDir);

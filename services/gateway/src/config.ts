@@ -17,6 +17,8 @@ export interface GatewayConfig {
   logger?: boolean;
   /** How long a resolved session is cached (default 5 s). */
   sessionCacheMs?: number;
+  /** How long a project's status (paused, coming up) is cached before its APIs are served (default 2 s). */
+  projectStatusCacheMs?: number;
   /** Timeout of each service's health probe (default 2 s). */
   healthTimeoutMs?: number;
   edgeLogs?: {

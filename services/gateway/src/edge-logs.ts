@@ -8,11 +8,13 @@ const MAX_INGEST_BATCH = 1000;
 const MAX_IN_FLIGHT = 4;
 
 /**
- * The project a request is about: `/api/<pg-meta|storage|logs>/<ref>/...` or
- * `/api/platform/projects/<ref>/...`; null for anything else.
+ * The project a request is about: `/api/<pg-meta|storage|logs>/<ref>/...`,
+ * `/api/platform/projects/<ref>/...` or an app's call of the project APIs, `/p/<ref>/...`; null for
+ * anything else.
  */
 export function projectRefOf(path: string): string | null {
   const segments = path.split('/');
+  if (segments[1] === 'p') return segments[2] !== undefined && REF.test(segments[2]) ? segments[2] : null;
   // ['', 'api', service, ...]
   if (segments[1] !== 'api') return null;
   const candidate =
@@ -20,12 +22,36 @@ export function projectRefOf(path: string): string | null {
   return candidate !== undefined && candidate !== 'internal' && REF.test(candidate) ? candidate : null;
 }
 
-/** The edge event of one served request. */
+/**
+ * Query values named `…token` are secrets (an invitation's `/join?token=`, also inside a sign-in
+ * `returnTo`, or a signed URL's token): the log keeps that they were there, not what they were.
+ */
+export function redactTokens(query: string): string {
+  return query.replace(/(token(?:=|%3D))[^&]*/gi, '$1[redacted]');
+}
+
+const bytesSentBefore = new WeakMap<FastifyRequest, number>();
+
+/**
+ * Notes what the connection had sent when the request arrived (an `onRequest` hook): the difference when
+ * it has been served is its response's size on the wire, headers included, streamed bodies too.
+ */
+export function markRequestStart(request: FastifyRequest): void {
+  bytesSentBefore.set(request, request.raw.socket?.bytesWritten ?? 0);
+}
+
+function responseBytes(request: FastifyRequest): number | null {
+  const before = bytesSentBefore.get(request);
+  const after = request.raw.socket?.bytesWritten;
+  return before === undefined || after === undefined ? null : Math.max(0, after - before);
+}
+
+/** The edge event of one served request; `response_bytes` is the project's egress (organization usage). */
 export function edgeEvent(request: FastifyRequest, reply: FastifyReply): LogEventInput {
   const raw = request.raw.url ?? request.url;
   const queryAt = raw.indexOf('?');
   const path = (queryAt === -1 ? raw : raw.slice(0, queryAt)).slice(0, MAX_PATH);
-  const query = queryAt === -1 ? null : raw.slice(queryAt + 1).slice(0, MAX_PATH);
+  const query = queryAt === -1 ? null : redactTokens(raw.slice(queryAt + 1)).slice(0, MAX_PATH);
   const status = reply.statusCode;
   const duration = Math.round(reply.elapsedTime * 100) / 100;
   const userAgent = request.headers['user-agent'];
@@ -39,6 +65,7 @@ export function edgeEvent(request: FastifyRequest, reply: FastifyReply): LogEven
       path,
       status,
       duration_ms: duration,
+      response_bytes: responseBytes(request),
       query,
       user_agent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : null,
     },

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { platformRoutes, type RouteReply } from '@dash/contracts';
+import { platformRoutes, type RouteDef, type RouteReply } from '@dash/contracts';
 import { HttpError, signIdentity } from '@dash/service-kit';
 
 export type ResolvedSession = RouteReply<typeof platformRoutes.resolveSession>;
+/** A session cookie, or a personal access token sent as `Authorization: Bearer`. */
+export type CredentialKind = 'session' | 'access_token';
 
 interface Entry {
   value: ResolvedSession | null;
@@ -15,8 +17,9 @@ const NEGATIVE_CACHE_MS = 1000;
 const MAX_ENTRIES = 10_000;
 
 /**
- * Resolves session cookies through the platform's internal route, with a short cache keyed by the
- * sha256 of the token (the token itself is never kept). Concurrent lookups of one token share a call.
+ * Resolves session cookies and personal access tokens through the platform's internal route, with a
+ * short cache keyed by the sha256 of the token (the token itself is never kept). Concurrent lookups of
+ * one token share a call.
  */
 export class SessionResolver {
   private readonly cache = new Map<string, Entry>();
@@ -30,8 +33,9 @@ export class SessionResolver {
   ) {}
 
   /** The session's user and projects, null for an unknown or expired session; throws HttpError(502) when the platform fails. */
-  async resolve(token: string): Promise<ResolvedSession | null> {
-    const key = hashToken(token);
+  async resolve(token: string, kind: CredentialKind = 'session'): Promise<ResolvedSession | null> {
+    // A hex digest never starts with "pat:", so a cookie and a token never share an entry.
+    const key = kind === 'session' ? hashToken(token) : `pat:${hashToken(token)}`;
     const now = Date.now();
     const cached = this.cache.get(key);
     if (cached && cached.expiresAt > now) return cached.value;
@@ -39,7 +43,7 @@ export class SessionResolver {
 
     let lookup = this.pending.get(key);
     if (!lookup) {
-      lookup = this.lookup(token).finally(() => this.pending.delete(key));
+      lookup = this.lookup(token, kind).finally(() => this.pending.delete(key));
       this.pending.set(key, lookup);
     }
     const value = await lookup;
@@ -51,6 +55,11 @@ export class SessionResolver {
     this.cache.delete(hashToken(token));
   }
 
+  /** Forgets every cached access token of a user (one was revoked: the cache holds no token's hash to find it by). */
+  forgetAccessTokensOf(userId: string): void {
+    for (const [key, entry] of this.cache) if (key.startsWith('pat:') && entry.value?.user.id === userId) this.cache.delete(key);
+  }
+
   private remember(key: string, value: ResolvedSession | null): void {
     if (this.cache.size >= MAX_ENTRIES) {
       const now = Date.now();
@@ -60,7 +69,7 @@ export class SessionResolver {
     this.cache.set(key, { value, expiresAt: Date.now() + (value ? this.ttlMs : NEGATIVE_CACHE_MS) });
   }
 
-  private async lookup(token: string): Promise<ResolvedSession | null> {
+  private async lookup(token: string, kind: CredentialKind): Promise<ResolvedSession | null> {
     let response: Response;
     try {
       response = await fetch(`${this.platformUrl}${platformRoutes.resolveSession.url}`, {
@@ -69,7 +78,7 @@ export class SessionResolver {
           'content-type': 'application/json',
           'x-dash-identity': signIdentity(this.secret, { kind: 'service', sub: 'gateway' }),
         },
-        body: JSON.stringify({ token }),
+        body: JSON.stringify({ token, kind }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch {
@@ -94,6 +103,29 @@ export class SessionResolver {
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if the request has one. */
+export function bearerToken(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = headers.authorization;
+  return (Array.isArray(value) ? value[0] : value)?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+}
+
+/** Whether the session still waits for its MFA code: its user needs aal2 and it has not reached it. */
+export const awaitingMfa = (session: ResolvedSession): boolean => session.aal === 'aal1' && session.nextLevel === 'aal2';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A test of `METHOD path` against contract routes; a `:param` matches one path segment. */
+export function routeMatcher(defs: readonly RouteDef[]): (method: string, path: string) => boolean {
+  const patterns = defs.map((def) => {
+    const path = def.url
+      .split(/(:[A-Za-z_][A-Za-z0-9_]*)/)
+      .map((part) => (part.startsWith(':') ? '[^/]+' : escapeRegExp(part)))
+      .join('');
+    return { method: def.method, path: new RegExp(`^${path}$`) };
+  });
+  return (method, path) => patterns.some((p) => p.method === method && p.path.test(path));
 }
 
 /** A freshly signed user identity for one forwarded request. */

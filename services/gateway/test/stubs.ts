@@ -26,6 +26,9 @@ export interface Seen {
 export interface Session {
   user: { id: string; email: string; name: string };
   projects: Record<string, OrgRole>;
+  /** Assurance levels; aal1 and aal1 (no MFA) when left out. */
+  aal?: 'aal1' | 'aal2';
+  nextLevel?: 'aal1' | 'aal2';
 }
 
 export interface Upstreams {
@@ -33,6 +36,8 @@ export interface Upstreams {
   seen: Seen[];
   /** Tokens the platform stub knows. */
   sessions: Map<string, Session>;
+  /** Personal access tokens the platform stub knows. */
+  accessTokens: Map<string, Session>;
   resolveCalls: string[];
   registry: { status: number; body: unknown };
   events: LogEventInput[];
@@ -41,6 +46,9 @@ export interface Upstreams {
   ingestFailure: number | null;
   /** Milliseconds the pg-meta stub's /health waits before answering. */
   slowHealthMs: number;
+  /** Project statuses the platform stub's internal status route knows (others are 404); 'fail' answers 500. */
+  projectStatuses: Map<string, 'ACTIVE_HEALTHY' | 'COMING_UP' | 'INACTIVE' | 'fail'>;
+  statusCalls: string[];
   close(): Promise<void>;
 }
 
@@ -54,12 +62,15 @@ export async function startUpstreams(): Promise<Upstreams> {
   const state: Omit<Upstreams, 'urls' | 'close'> = {
     seen: [],
     sessions: new Map(),
+    accessTokens: new Map(),
     resolveCalls: [],
     registry: { status: 200, body: { schemaVersion: 1, remotes: [] } },
     events: [],
     ingestCalls: 0,
     ingestFailure: null,
     slowHealthMs: 0,
+    projectStatuses: new Map(),
+    statusCalls: [],
   };
   const apps: FastifyInstance[] = [];
   const urls = {} as Record<ServiceName, string>;
@@ -81,11 +92,20 @@ export async function startUpstreams(): Promise<Upstreams> {
     if (service === 'platform') {
       app.post('/internal/sessions/resolve', async (request, reply) => {
         if (identityOf(request.headers)?.kind !== 'service') return reply.status(403).send({ message: 'internal only' });
-        const { token } = request.body as { token: string };
+        const { token, kind } = request.body as { token: string; kind?: 'session' | 'access_token' };
         state.resolveCalls.push(token);
-        const session = state.sessions.get(token);
+        const session = (kind === 'access_token' ? state.accessTokens : state.sessions).get(token);
         if (!session) return reply.status(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Sign in to continue' });
-        return session;
+        return { aal: 'aal1', nextLevel: 'aal1', ...session };
+      });
+      app.get('/internal/projects/:ref/status', async (request, reply) => {
+        if (identityOf(request.headers)?.kind !== 'service') return reply.status(403).send({ message: 'internal only' });
+        const { ref } = request.params as { ref: string };
+        state.statusCalls.push(ref);
+        const status = state.projectStatuses.get(ref);
+        if (status === 'fail') return reply.status(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'failing on purpose' });
+        if (!status) return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: 'Project not found' });
+        return { ref, status };
       });
       app.get('/internal/registry', async (request, reply) => {
         if (identityOf(request.headers)?.kind !== 'service') return reply.status(403).send({ message: 'internal only' });

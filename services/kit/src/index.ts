@@ -9,3 +9,4 @@ export * from './postgres';
 export * from './cookies';
 export * from './project-db';
 export * from './jwt';
+export * from './service-calls';

@@ -50,10 +50,11 @@ export function projectDbError(error: unknown): unknown {
 
 /** A client of the project's pool for `role`; a failed connection is a 503, an unknown project the resolver's 404. */
 export async function connectProject(pools: ProjectPools, ref: string, role?: ProjectRole): Promise<pg.PoolClient> {
-  const pool = await pools.get(ref, role);
   try {
-    return await pool.connect();
-  } catch {
+    return await pools.connect(ref, role);
+  } catch (error) {
+    // The resolver's own errors (an unknown project's 404) pass through; a failed connection is a 503.
+    if (error instanceof HttpError) throw error;
     throw databaseUnavailable();
   }
 }

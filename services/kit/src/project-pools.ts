@@ -37,6 +37,9 @@ export function platformConnectionResolver(platformUrl: string, secret: string, 
     (await platformInternalGet(platformUrl, secret, serviceName, platformRoutes.projectConnection, { ref }, { role })).connectionString;
 }
 
+/** SQLSTATE invalid_password: the server refused the login's password. */
+const INVALID_PASSWORD = '28P01';
+
 /** One pool per project database and role, created on first use. */
 export class ProjectPools {
   constructor(
@@ -62,6 +65,27 @@ export class ProjectPools {
       this.pools.set(key, pool);
     }
     return pool;
+  }
+
+  /**
+   * A client of `ref`'s pool for `role`. A refused password (28P01: it was reset since the pool was made)
+   * drops that pool, asks for the connection string again and retries once with what comes back.
+   */
+  async connect(ref: string, role: ProjectRole = this.defaultRole): Promise<pg.PoolClient> {
+    const cached = this.get(ref, role);
+    const pool = await cached;
+    try {
+      return await pool.connect();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== INVALID_PASSWORD) throw error;
+      const key = `${role}:${ref}`;
+      // Requests that failed together drop the stale pool once; later ones find the new pool.
+      if (this.pools.get(key) === cached) {
+        this.pools.delete(key);
+        pool.end().catch(() => {});
+      }
+      return (await this.get(ref, role)).connect();
+    }
   }
 
   async closeAll(): Promise<void> {

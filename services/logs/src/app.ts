@@ -3,6 +3,7 @@ import { createServiceApp, type ServiceApp } from '@dash/service-kit';
 import { PartitionManager } from './db/partitions';
 import { registerEdgeLogRoutes } from './routes/edge-logs';
 import { registerEventRoutes } from './routes/events';
+import { registerUsageRoutes } from './routes/usage';
 
 export interface LogsOptions {
   /** Secret that signs identities (DASH_INTERNAL_SECRET). */
@@ -23,5 +24,6 @@ export function buildApp(options: LogsOptions): ServiceApp {
   const app = createServiceApp({ name: 'logs', secret: options.secret, logger: options.logger });
   registerEventRoutes(app, ctx);
   registerEdgeLogRoutes(app, ctx);
+  registerUsageRoutes(app, ctx);
   return app;
 }

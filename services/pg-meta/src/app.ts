@@ -1,5 +1,5 @@
 import { SQL_EDITOR_MAX_ROWS, SQL_EDITOR_STATEMENT_TIMEOUT_MS, type SqlEditorSettings } from '@dash/contracts';
-import { createServiceApp, ProjectPools, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
 import { registerColumnRoutes } from './routes/columns';
 import { registerCsvRoutes } from './routes/csv';
 import { registerEntityRoutes } from './routes/entities';
@@ -25,11 +25,14 @@ export interface PgMetaOptions {
   sqlEditor?: { maxRows?: number };
   /** A project's SQL editor settings (the platform keeps them); the default statement timeout without one. */
   sqlEditorSettings?: (ref: string) => Promise<SqlEditorSettings>;
+  /** Where policy changes are recorded (the platform's audit log, see main.ts); nowhere when not given. */
+  audit?: AuditRecorder;
 }
 
 export interface PgMetaContext {
   pools: ProjectPools;
   sqlEditor: { maxRows: number; settings: (ref: string) => Promise<SqlEditorSettings> };
+  audit: AuditRecorder;
 }
 
 /** The pg-meta service, not listening: `main.ts` listens, tests use `app.inject`. */
@@ -46,6 +49,7 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
       maxRows: options.sqlEditor?.maxRows ?? SQL_EDITOR_MAX_ROWS,
       settings: options.sqlEditorSettings ?? (async () => ({ statementTimeoutMs: SQL_EDITOR_STATEMENT_TIMEOUT_MS })),
     },
+    audit: options.audit ?? (async () => {}),
   };
   const app = createServiceApp({ name: 'pg-meta', secret: options.secret, logger: options.logger });
   registerSchemaRoutes(app, ctx);

@@ -1,5 +1,5 @@
 import { contentRoutes, type SqlEditorSettings } from '@dash/contracts';
-import { envPort, listen, platformConnectionResolver, platformInternalGet, requireEnv } from '@dash/service-kit';
+import { envPort, listen, platformAuditRecorder, platformConnectionResolver, platformInternalGet, requireEnv } from '@dash/service-kit';
 import { buildApp } from './app';
 
 /**
@@ -10,7 +10,13 @@ async function main(): Promise<void> {
   const secret = requireEnv('DASH_INTERNAL_SECRET');
   const platformUrl = requireEnv('DASH_PLATFORM_URL');
   const resolver = platformConnectionResolver(platformUrl, secret, 'pg-meta');
-  const app = buildApp({ secret, resolver, logger: true, sqlEditorSettings: cachedSettings(platformUrl, secret) });
+  const app = buildApp({
+    secret,
+    resolver,
+    logger: true,
+    sqlEditorSettings: cachedSettings(platformUrl, secret),
+    audit: platformAuditRecorder(platformUrl, secret, 'pg-meta'),
+  });
   await listen(app, envPort('PORT', 8092));
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import { SIGN_IN_MAX_ATTEMPTS, SIGN_IN_WINDOW_MS } from '@dash/contracts';
+import { SIGN_IN_MAX_ATTEMPTS, SIGN_IN_WINDOW_MS, type DashMode } from '@dash/contracts';
+import type { FlagOverrides } from './feature-flags';
 import { createDb, createPool, migrateSchema } from '@dash/service-kit';
 import { ConnectionCipher, hashPassword } from './crypto';
 import { AttemptLimiter } from './rate-limit';
@@ -21,6 +22,12 @@ export interface PlatformConfig {
   encryptionKey: string;
   /** Adds `Secure` to the session cookie. */
   cookieSecure?: boolean;
+  /** The deployment's variant (`DASH_MODE`). Default hosted. */
+  mode?: DashMode;
+  /** Feature flags forced on or off for every organization (file or environment). */
+  flagOverrides?: FlagOverrides;
+  /** The logs service's origin (`DASH_LOGS_URL`): usage reads egress there. Without it usage is a 502. */
+  logsUrl?: string;
   logger?: boolean;
   signIn?: {
     /** Failed attempts per window per (email, client address). Default SIGN_IN_MAX_ATTEMPTS. */
@@ -43,6 +50,8 @@ export interface PlatformContext {
   projectDbPrefix: string;
   cipher: ConnectionCipher;
   cookieSecure: boolean;
+  mode: DashMode;
+  flagOverrides: FlagOverrides;
   signInLimiter: AttemptLimiter;
   signInLimits: { maxPerEmailAndIp: number; maxPerIp: number };
   /** A real scrypt hash of a random password: unknown emails are checked against it for even timing. */
@@ -64,6 +73,8 @@ export async function createPlatformContext(config: PlatformConfig): Promise<Pla
       projectDbPrefix: config.projectDbPrefix ?? DEFAULT_PROJECT_DB_PREFIX,
       cipher,
       cookieSecure: config.cookieSecure ?? false,
+      mode: config.mode ?? 'hosted',
+      flagOverrides: config.flagOverrides ?? {},
       signInLimiter: new AttemptLimiter(windowMs),
       signInLimits: {
         maxPerEmailAndIp: config.signIn?.maxPerEmailAndIp ?? SIGN_IN_MAX_ATTEMPTS,

@@ -1,7 +1,9 @@
 import { envPort, listen, requireEnv } from '@dash/service-kit';
 import { buildPlatformApp } from './app';
 import { DEFAULT_PROJECT_DB_PREFIX } from './context';
+import { flagOverridesFromEnv, parseDashMode } from './feature-flags';
 import { setUpMissingProjectRoles } from './projects';
+import { provisionerOf } from './provisioner';
 import { seedDemo } from './seed';
 
 async function main(): Promise<void> {
@@ -14,10 +16,17 @@ async function main(): Promise<void> {
     secret: requireEnv('DASH_INTERNAL_SECRET'),
     encryptionKey: requireEnv('DASH_ENCRYPTION_KEY'),
     cookieSecure: process.env.DASH_COOKIE_SECURE === '1',
+    mode: parseDashMode(process.env.DASH_MODE),
+    flagOverrides: flagOverridesFromEnv(process.env),
+    logsUrl: process.env.DASH_LOGS_URL || undefined,
     logger: true,
   });
   for (const ref of await setUpMissingProjectRoles(app.platform)) {
     process.stdout.write(`platform: gave project ${ref} its database roles\n`);
+  }
+  // Projects a previous run left coming up carry on in the background.
+  for (const ref of await provisionerOf(app.platform).resume()) {
+    process.stdout.write(`platform: resuming project ${ref}, which is coming up\n`);
   }
   const seed = await seedDemo(app.platform, { password });
   if (seed.seeded) {

@@ -1,10 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { roleHasPermission, ServiceMessages, type Identity, type PermissionName, type Project } from '@dash/contracts';
+import { randomBytes, randomInt } from 'node:crypto';
+import {
+  newProjectPasswordProblem,
+  PROJECT_REF_LENGTH,
+  projectNameProblem,
+  roleHasPermission,
+  ServiceMessages,
+  type Identity,
+  type PermissionName,
+  type Project,
+} from '@dash/contracts';
 import {
   bootstrapProjectDatabase,
   conflict,
   badRequest,
-  ensureDatabase,
   forbidden,
   generateRolePasswords,
   HttpError,
@@ -16,64 +24,97 @@ import {
   type ProjectRole,
   type ProjectRolePasswords,
 } from '@dash/service-kit';
+import { recordAudit } from './audit';
 import type { PlatformContext } from './context';
 import type { ProjectRow } from './db/schema';
 import { findProjectByRef, findProjectOf } from './db/projects';
-import { storedJwtSecret } from './db/storage-config';
+import { storedProjectSecret } from './db/project-secrets';
 
 export interface NewProject {
-  ref: string;
+  /** Generated (PROJECT_REF_LENGTH lowercase letters) when not given; the seed names its own. */
+  ref?: string;
   name: string;
   orgId: number;
+  /** The project admin role's password, as the user chose it; generated when not given (the seed). */
+  databasePassword?: string;
+  /** Who asked, for the audit log; null for the platform itself (the seed). */
+  actor?: { id: string; email: string } | null;
 }
 
 const REF = /^[a-z0-9-]{1,64}$/;
 const RESERVED_REFS = new Set(['internal']);
+const REF_LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 export function projectDatabaseName(prefix: string, ref: string): string {
   return `${prefix}${ref}`;
 }
 
-/**
- * Creates a project in one flow: its database (`${prefix}${ref}`, created with the admin URL),
- * the standard bootstrap (roles, `auth` helpers, `storage` schema), the encrypted connection string
- * and the row. Every step is idempotent, so a flow interrupted half-way can simply run again.
- */
-export async function createProject(ctx: PlatformContext, input: NewProject): Promise<ProjectRow> {
-  if (!REF.test(input.ref)) throw badRequest('A project ref is 1 to 64 lowercase letters, digits or dashes');
+/** A ref as hosted products make them: PROJECT_REF_LENGTH random lowercase letters. */
+export function generateProjectRef(): string {
+  return Array.from({ length: PROJECT_REF_LENGTH }, () => REF_LETTERS[randomInt(REF_LETTERS.length)]).join('');
+}
+
+function checkRef(prefix: string, ref: string): void {
+  if (!REF.test(ref)) throw badRequest('A project ref is 1 to 64 lowercase letters, digits or dashes');
   // The gateway never forwards `/api/<service>/internal/...`: a project with that ref would be unreachable.
-  if (RESERVED_REFS.has(input.ref)) throw badRequest(`"${input.ref}" is a reserved name; choose another ref`);
-  if (!input.name.trim()) throw badRequest('A project needs a name');
-  const database = projectDatabaseName(ctx.projectDbPrefix, input.ref);
+  if (RESERVED_REFS.has(ref)) throw badRequest(`"${ref}" is a reserved name; choose another ref`);
+  const database = projectDatabaseName(prefix, ref);
   // Postgres truncates identifiers beyond 63 bytes: the database and its role names must fit whole.
   if (Buffer.byteLength(database) > MAX_PROJECT_DATABASE_BYTES) {
     throw badRequest(`The database name ${database} is longer than ${MAX_PROJECT_DATABASE_BYTES} bytes; choose a shorter ref`);
   }
-  if (await findProjectByRef(ctx.db, input.ref)) throw conflict(`A project with ref ${input.ref} already exists`);
-  const org = await ctx.db.selectFrom('organizations').select('id').where('id', '=', input.orgId).executeTakeFirst();
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+
+/**
+ * The first half of creating a project: its row, COMING_UP, with the encrypted connection string of its
+ * (not yet made) database and its roles' passwords, and the audit event, in one transaction. The
+ * provisioner (provisioner.ts) then makes the database from what the row holds, so a run cut short can
+ * always be resumed.
+ */
+export async function insertProject(ctx: PlatformContext, input: NewProject): Promise<ProjectRow> {
+  const nameProblem = projectNameProblem(input.name);
+  if (nameProblem) throw badRequest(nameProblem);
+  if (input.databasePassword !== undefined) {
+    const passwordProblem = newProjectPasswordProblem(input.databasePassword);
+    if (passwordProblem) throw badRequest(passwordProblem);
+  }
+  if (input.ref !== undefined) {
+    checkRef(ctx.projectDbPrefix, input.ref);
+    if (await findProjectByRef(ctx.db, input.ref)) throw conflict(`A project with ref ${input.ref} already exists`);
+  }
+  const org = await ctx.db.selectFrom('organizations').select(['id', 'slug']).where('id', '=', input.orgId).executeTakeFirst();
   if (!org) throw notFound(`Organization ${input.orgId} not found`);
 
-  await ensureDatabase(ctx.adminUrl, database);
-  const connectionString = withDatabase(ctx.adminUrl, database);
-  const passwords = generateRolePasswords();
-  await bootstrapProjectDatabase(connectionString, passwords);
-
-  try {
-    return await ctx.db
-      .insertInto('projects')
-      .values({
-        ref: input.ref,
-        name: input.name.trim(),
-        org_id: input.orgId,
-        status: 'ACTIVE_HEALTHY',
-        connection_encrypted: ctx.cipher.encrypt(connectionString, connectionContext(input.ref)),
-        role_passwords_encrypted: encryptRolePasswords(ctx, input.ref, passwords),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw conflict(`A project with ref ${input.ref} already exists`);
-    throw error;
+  const passwords: ProjectRolePasswords = { ...generateRolePasswords(), ...(input.databasePassword ? { admin: input.databasePassword } : {}) };
+  // A generated ref that is taken (26^20 makes it unlikely) is drawn again.
+  for (let attempt = 0; ; attempt += 1) {
+    const ref = input.ref ?? generateProjectRef();
+    const database = projectDatabaseName(ctx.projectDbPrefix, ref);
+    try {
+      return await ctx.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('projects')
+          .values({
+            ref,
+            name: input.name.trim(),
+            org_id: org.id,
+            status: 'COMING_UP',
+            provisioning_step: 'requested',
+            connection_encrypted: ctx.cipher.encrypt(withDatabase(ctx.adminUrl, database), connectionContext(ref)),
+            role_passwords_encrypted: encryptRolePasswords(ctx, ref, passwords),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordAudit(trx, { action: 'project.created', actor: input.actor ?? null, org, projectRef: ref, target: row.name });
+        return row;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      if (input.ref !== undefined) throw conflict(`A project with ref ${input.ref} already exists`);
+      if (attempt >= 2) throw error;
+    }
   }
 }
 
@@ -86,8 +127,14 @@ export function decryptConnection(ctx: PlatformContext, project: Pick<ProjectRow
 
 const rolePasswordsContext = (ref: string): string => `project:${ref}:role-passwords`;
 
-function encryptRolePasswords(ctx: PlatformContext, ref: string, passwords: ProjectRolePasswords): string {
+export function encryptRolePasswords(ctx: PlatformContext, ref: string, passwords: ProjectRolePasswords): string {
   return ctx.cipher.encrypt(JSON.stringify(passwords), rolePasswordsContext(ref));
+}
+
+/** The project roles' passwords; a project whose roles were never bootstrapped has none yet (a 503 until the next start). */
+export function decryptRolePasswords(ctx: PlatformContext, project: Pick<ProjectRow, 'ref' | 'role_passwords_encrypted'>): ProjectRolePasswords {
+  if (!project.role_passwords_encrypted) throw new HttpError(503, `The roles of project ${project.ref} are not set up yet`);
+  return JSON.parse(ctx.cipher.decrypt(project.role_passwords_encrypted, rolePasswordsContext(project.ref))) as ProjectRolePasswords;
 }
 
 /**
@@ -99,9 +146,7 @@ export function projectRoleConnection(
   project: Pick<ProjectRow, 'ref' | 'connection_encrypted' | 'role_passwords_encrypted'>,
   role: ProjectRole,
 ): string {
-  if (!project.role_passwords_encrypted) throw new HttpError(503, `The roles of project ${project.ref} are not set up yet`);
-  const passwords = JSON.parse(ctx.cipher.decrypt(project.role_passwords_encrypted, rolePasswordsContext(project.ref))) as ProjectRolePasswords;
-  return projectRoleUrl(decryptConnection(ctx, project), role, passwords[role]);
+  return projectRoleUrl(decryptConnection(ctx, project), role, decryptRolePasswords(ctx, project)[role]);
 }
 
 /**
@@ -123,7 +168,7 @@ export async function setUpMissingProjectRoles(ctx: PlatformContext): Promise<st
 }
 
 /** The additional authenticated data of a project's encrypted JWT secret (not the connection string's). */
-const jwtSecretContext = (ref: string): string => `project:${ref}:jwt-secret`;
+export const jwtSecretContext = (ref: string): string => `project:${ref}:jwt-secret`;
 
 /**
  * The secret that signs the project's API keys: 32 random bytes (hex), generated on first use and kept
@@ -131,7 +176,7 @@ const jwtSecretContext = (ref: string): string => `project:${ref}:jwt-secret`;
  */
 export async function projectJwtSecret(ctx: PlatformContext, project: Pick<ProjectRow, 'id' | 'ref'>): Promise<string> {
   const context = jwtSecretContext(project.ref);
-  const stored = await storedJwtSecret(ctx.db, project.id, () => ctx.cipher.encrypt(randomBytes(32).toString('hex'), context));
+  const stored = await storedProjectSecret(ctx.db, project.id, 'jwt_secret_encrypted', () => ctx.cipher.encrypt(randomBytes(32).toString('hex'), context));
   return ctx.cipher.decrypt(stored, context);
 }
 

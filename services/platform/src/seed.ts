@@ -4,7 +4,8 @@ import type { PlatformContext } from './context';
 import { hashPassword } from './crypto';
 import { findProjectByRef } from './db/projects';
 import { addMember, countUsers, insertUser, upsertOrganization } from './db/users';
-import { createProject, projectRoleConnection } from './projects';
+import { projectRoleConnection } from './projects';
+import { createProject, provisionerOf } from './provisioner';
 
 export const DEMO_ORG = { slug: 'demo', name: 'Demo organization' } as const;
 export const DEMO_PROJECT = { ref: 'default', name: 'Default project' } as const;
@@ -30,9 +31,11 @@ export async function seedDemo(ctx: PlatformContext, options: { password: string
   if ((await countUsers(ctx.db)) > 0) return { seeded: false, users: [], projectRef: DEMO_PROJECT.ref };
 
   const orgId = await upsertOrganization(ctx.db, DEMO_ORG.slug, DEMO_ORG.name);
-  const project =
-    (await findProjectByRef(ctx.db, DEMO_PROJECT.ref)) ??
-    (await createProject(ctx, { ref: DEMO_PROJECT.ref, name: DEMO_PROJECT.name, orgId }));
+  // A demo project an earlier start left coming up is brought up first (run() is a no-op once it is up).
+  const existing = await findProjectByRef(ctx.db, DEMO_PROJECT.ref);
+  const project = existing
+    ? ((await provisionerOf(ctx).run(existing.ref)) ?? existing)
+    : await createProject(ctx, { ref: DEMO_PROJECT.ref, name: DEMO_PROJECT.name, orgId });
   // On the free plan the upload limit is fixed; the demo runs on Pro so the storage settings page can
   // really change it.
   await ctx.db.updateTable('projects').set({ plan: 'pro' }).where('id', '=', project.id).execute();

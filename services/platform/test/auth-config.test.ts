@@ -1,8 +1,17 @@
-import { platformRoutes, ServiceMessages, type AuthConfig, type OrgRole } from '@dash/contracts';
+import {
+  AUTH_JWT_EXPIRY_DEFAULT_SECONDS,
+  AUTH_SITE_URL_DEFAULT,
+  platformRoutes,
+  ServiceMessages,
+  type AuthConfig,
+  type OrgRole,
+} from '@dash/contracts';
 import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
 import { createOrg, createUser, expectContract, expectError, insertProjectRow, query, startPlatform, type TestPlatform } from './helpers';
 
 let platform: TestPlatform;
+/** The settings a project has until they are changed, besides anonymous sign-ins. */
+const DEFAULTS = { site_url: AUTH_SITE_URL_DEFAULT, jwt_expiry: AUTH_JWT_EXPIRY_DEFAULT_SECONDS };
 type Member = { id: string; email: string };
 let owner: Member; // owner of org A (projects alpha, beta)
 let developer: Member; // developer in org A
@@ -44,18 +53,20 @@ describe('project auth configuration', () => {
       [viewer, 'read_only'],
     ] as const) {
       const body = expectContract<AuthConfig>(platformRoutes.getAuthConfig, await read('alpha', as(user, role)));
-      expect(body).toEqual({ external_anonymous_users_enabled: false });
+      expect(body).toEqual({ ...DEFAULTS, external_anonymous_users_enabled: false });
     }
   });
 
   it('turns the external anonymous users flag on and off, stored per project', async () => {
     const on = expectContract<AuthConfig>(platformRoutes.updateAuthConfig, await write('alpha', as(developer, 'developer'), { external_anonymous_users_enabled: true }));
-    expect(on).toEqual({ external_anonymous_users_enabled: true });
+    expect(on).toEqual({ ...DEFAULTS, external_anonymous_users_enabled: true });
     expect(expectContract<AuthConfig>(platformRoutes.getAuthConfig, await read('alpha', as(viewer, 'read_only')))).toEqual({
+      ...DEFAULTS,
       external_anonymous_users_enabled: true,
     });
     // Another project keeps its own configuration.
     expect(expectContract<AuthConfig>(platformRoutes.getAuthConfig, await read('beta', as(owner, 'owner')))).toEqual({
+      ...DEFAULTS,
       external_anonymous_users_enabled: false,
     });
     const rows = await query<{ ref: string; external_anonymous_users_enabled: boolean }>(
@@ -66,13 +77,14 @@ describe('project auth configuration', () => {
     expect(rows).toEqual([{ ref: 'alpha', external_anonymous_users_enabled: true }]);
 
     const off = expectContract<AuthConfig>(platformRoutes.updateAuthConfig, await write('alpha', as(owner, 'owner'), { external_anonymous_users_enabled: false }));
-    expect(off).toEqual({ external_anonymous_users_enabled: false });
+    expect(off).toEqual({ ...DEFAULTS, external_anonymous_users_enabled: false });
     expect(expectContract<AuthConfig>(platformRoutes.getAuthConfig, await read('alpha', as(owner, 'owner')))).toEqual(off);
   });
 
   it('refuses read-only members a change (403) and leaves the flag as it was', async () => {
     expectError(platformRoutes.updateAuthConfig, await write('beta', as(viewer, 'read_only'), { external_anonymous_users_enabled: true }), 403, ServiceMessages.forbidden);
     expect(expectContract<AuthConfig>(platformRoutes.getAuthConfig, await read('beta', as(owner, 'owner')))).toEqual({
+      ...DEFAULTS,
       external_anonymous_users_enabled: false,
     });
   });

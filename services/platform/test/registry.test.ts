@@ -52,7 +52,7 @@ describe('registry', () => {
     expect(new Date(logs[0]!.published_at).getTime()).toBeGreaterThanOrEqual(new Date(logs[1]!.published_at).getTime());
   });
 
-  it('orders the registry by area: table editor, SQL editor, policies, storage, logs', async () => {
+  it("orders the registry in the product's area order: table editor, SQL editor, authentication, storage, logs", async () => {
     for (const r of [
       remote('mfe_storage', '1.0.0', 'storage', 'Storage'),
       remote('mfe_policies', '1.0.0', 'auth/policies', 'Policies'),
@@ -122,5 +122,29 @@ describe('registry', () => {
          values ('mfe_logs', '9.9.9', 'http://x/mf-manifest.json', 1, 'logs', 'Logs', true)`,
       ),
     ).rejects.toMatchObject({ code: '23505' });
+  });
+});
+
+describe('contract-2 remotes', () => {
+  it('keeps the areas a remote serves and serves them back; a contract-1 entry has none', async () => {
+    const storage: RegistryRemote = {
+      ...remote('mfe_storage', '2.0.0', 'storage', 'Storage'),
+      contract: 2,
+      areas: [
+        { mount: 'storage', title: 'Storage', permission: 'project_storage_all' },
+        { mount: 'settings/storage', title: 'Storage', permission: 'project_storage_all', hostedOnly: true, badge: 'BETA' },
+      ],
+    };
+    expect(expectContract(platformRoutes.publishRemote, await publish(storage), 201)).toEqual(storage);
+    const served = (await registry()).remotes;
+    expect(served.find((r) => r.name === 'mfe_storage')).toEqual(storage);
+    expect(served.find((r) => r.name === 'mfe_logs')).not.toHaveProperty('areas');
+  });
+
+  it('refuses an area with an unknown feature flag or badge', async () => {
+    const bad = { ...remote('mfe_storage', '2.0.1', 'storage'), contract: 2, areas: [{ mount: 'storage', title: 'Storage', featureFlag: 'nope' }] };
+    expectError(platformRoutes.publishRemote, await publish(bad), 400);
+    const badge = { ...remote('mfe_storage', '2.0.2', 'storage'), contract: 2, areas: [{ mount: 'storage', title: 'Storage', badge: 'HOT' }] };
+    expectError(platformRoutes.publishRemote, await publish(badge), 400);
   });
 });

@@ -95,8 +95,9 @@ describe('attempt limiter', () => {
 });
 
 describe('registry order', () => {
-  it('puts known areas in the dashboard order and unknown mounts last, by name', () => {
-    expect(['logs', 'storage', 'auth/policies', 'sql', 'editor'].map(areaPosition)).toEqual([4, 3, 2, 1, 0]);
+  it("puts known areas in the product's order (by a mount's first segment) and unknown mounts last, by name", () => {
+    expect(['logs', 'storage', 'auth', 'database', 'sql', 'editor', 'settings/storage'].map(areaPosition)).toEqual([5, 4, 3, 2, 1, 0, 8]);
+    expect(['reports', 'api', 'auth/policies'].map(areaPosition)).toEqual([6, 7, 3]);
     const sorted = [
       { mount: 'zeta', name: 'b' },
       { mount: 'alpha', name: 'a' },

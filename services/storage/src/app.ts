@@ -1,4 +1,4 @@
-import { createServiceApp, ProjectPools, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
 import { projectKeyVerifier } from './api-keys';
 import { bucketSchemaErrorMessage } from './bucket-rules';
 import { registerReplyStatus } from './objects/download';
@@ -21,12 +21,15 @@ export interface StorageOptions {
   backend: ObjectBackend;
   /** A project's JWT secret and upload limit. */
   settings: ProjectSettingsResolver;
+  /** Where bucket changes are recorded (the platform's audit log, see main.ts); nowhere when not given. */
+  audit?: AuditRecorder;
 }
 
 export interface StorageContext {
   pools: ProjectPools;
   backend: ObjectBackend;
   settings: ProjectSettingsResolver;
+  audit: AuditRecorder;
 }
 
 /** The storage service, not listening: `main.ts` listens, tests use `app.inject`. */
@@ -38,7 +41,12 @@ export function buildApp(options: StorageOptions): ServiceApp {
     pools = new ProjectPools(options.resolver);
   }
   // The project's storage role: it reads the storage tables and acts as the caller's role, nothing more.
-  const ctx: StorageContext = { pools: pools.as('storage'), backend: options.backend, settings: options.settings };
+  const ctx: StorageContext = {
+    pools: pools.as('storage'),
+    backend: options.backend,
+    settings: options.settings,
+    audit: options.audit ?? (async () => {}),
+  };
   const app = createServiceApp({
     name: 'storage',
     secret: options.secret,

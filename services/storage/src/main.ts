@@ -1,4 +1,4 @@
-import { envPort, listen, platformConnectionResolver, requireEnv } from '@dash/service-kit';
+import { envPort, listen, platformAuditRecorder, platformConnectionResolver, requireEnv } from '@dash/service-kit';
 import { buildApp } from './app';
 import { backendFromEnv } from './backend';
 import { platformSettingsResolver } from './project-settings';
@@ -18,7 +18,14 @@ async function main(): Promise<void> {
   const platformUrl = requireEnv('DASH_PLATFORM_URL');
   const resolver = platformConnectionResolver(platformUrl, secret, 'storage');
   const backend = backendFromEnv();
-  const app = buildApp({ secret, resolver, backend, settings: platformSettingsResolver(platformUrl, secret), logger: true });
+  const app = buildApp({
+    secret,
+    resolver,
+    backend,
+    settings: platformSettingsResolver(platformUrl, secret),
+    audit: platformAuditRecorder(platformUrl, secret, 'storage'),
+    logger: true,
+  });
   await listen(app, envPort('PORT', 8093));
 }
 

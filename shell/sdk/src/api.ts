@@ -1,6 +1,6 @@
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import { createAction } from '@reduxjs/toolkit';
-import { gatewayPath, platformRoutes, type RouteDef } from '@dash/contracts';
+import { dashConfigRoutes, gatewayPath, platformRoutes, type RouteDef, type RouteReply } from '@dash/contracts';
 
 /** Dispatched when any call answers 401: the shell sends the user to sign-in. */
 export const sessionExpired = createAction('session/expired');
@@ -21,7 +21,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Session', 'Project', 'Permissions', 'Entities', 'Tables', 'Columns', 'Rows', 'Roles', 'Policies', 'Buckets', 'Logs', 'Schemas', 'Snippets', 'RunningQueries', 'Completions', 'SqlEditorSettings'],
+  tagTypes: ['Session', 'Project', 'Permissions', 'Entities', 'Tables', 'Columns', 'Rows', 'Roles', 'Policies', 'Buckets', 'Logs', 'Schemas', 'Snippets', 'RunningQueries', 'Completions', 'SqlEditorSettings', 'DashConfig', 'Profile', 'AccessTokens', 'MfaFactors', 'Organization', 'OrgMembers', 'Invitations', 'OAuthApps', 'Usage', 'Audit'],
   endpoints: () => ({}),
 });
 
@@ -62,11 +62,15 @@ export function errorMessage(error: unknown, fallback = 'Unexpected error'): str
 export const platformApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     projectPermissions: build.query<
-      import('@dash/contracts').RouteReply<typeof platformRoutes.projectPermissions>,
+      RouteReply<typeof platformRoutes.projectPermissions>,
       { ref: string }
     >({
       query: ({ ref }) => routeRequest(platformRoutes.projectPermissions, { params: { ref } }),
       providesTags: (_r, _e, { ref }) => [{ type: 'Permissions', id: ref }],
+    }),
+    dashConfig: build.query<RouteReply<typeof dashConfigRoutes.dashConfig>, { project?: string; organization?: string }>({
+      query: (query) => routeRequest(dashConfigRoutes.dashConfig, { query }),
+      providesTags: ['DashConfig'],
     }),
   }),
 });

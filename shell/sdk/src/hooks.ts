@@ -1,7 +1,7 @@
-import { useCallback, useContext, useEffect, useState } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { useParams } from 'react-router-dom';
-import { roleHasPermission, type PermissionName } from '@dash/contracts';
+import { FEATURE_FLAGS, roleHasPermission, type DashConfig, type FeatureFlag, type PermissionName } from '@dash/contracts';
 import { platformApi } from './api';
 import { showToast, type ToastKind } from './toasts';
 import { ConfirmContext } from './confirm';
@@ -51,4 +51,26 @@ export function useDebouncedValue<T>(value: T, delayMs: number): T {
     return () => clearTimeout(timer);
   }, [value, delayMs]);
   return debounced;
+}
+
+const FLAGS_OFF = Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, false])) as DashConfig['flags'];
+
+/**
+ * The deployment's variant and the feature flags of the organization in view (the project's under
+ * /project/:ref, the organization's under /org/:slug). Until it has loaded, the variant reads as hosted
+ * and every flag as off; `isLoading` tells the two apart where it matters (redirects).
+ */
+export function useDashConfig(): DashConfig & { isLoading: boolean } {
+  const { ref, slug } = useParams();
+  const { data, isLoading } = platformApi.useDashConfigQuery(ref ? { project: ref } : slug ? { organization: slug } : {});
+  // Loading only until the first answer: a failed call is tried again whenever another component subscribes,
+  // and a page that went back to its spinner for that would unmount those subscribers and loop.
+  const settled = useRef(false);
+  if (!isLoading) settled.current = true;
+  return { mode: data?.mode ?? 'hosted', flags: data?.flags ?? FLAGS_OFF, isLoading: isLoading && !settled.current };
+}
+
+/** Whether a feature flag is on for the organization in view. */
+export function useFeatureFlag(flag: FeatureFlag): boolean {
+  return useDashConfig().flags[flag];
 }

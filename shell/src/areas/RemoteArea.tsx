@@ -1,49 +1,65 @@
-import { Component, Suspense, use, type ReactNode } from 'react';
+import { Component, Suspense, use, type ComponentType, type ReactNode } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
-import { ErrorPanel, NoAccess, platformApi, Spinner } from '@dash/shell-sdk';
-import { roleHasPermission, type PermissionName, type RegistryRemote } from '@dash/contracts';
+import { AreaLayout, ErrorPanel, NoAccess, platformApi, Spinner } from '@dash/shell-sdk';
+import { remoteAreasOf, roleHasPermission, type PermissionName, type RegistryArea, type RegistryRemote, type RemoteAreaModule } from '@dash/contracts';
+import { areaMenu } from '../layout/menu-model';
+import { useMenuContext } from '../layout/useMenuContext';
 import {
   getRemoteModule,
   RemoteContractError,
   RemoteLoadError,
   resetRemoteModule,
-  type LoadedRemoteModule,
 } from '../federation/remoteModules';
 
 /**
- * One remote's area in the content column. Loads `<name>/module` on first visit, checks it against the
- * contract and renders its routes. Whatever goes wrong stays in here, with Retry; the menu and the top bar
- * keep working. Browser tests find the area by `data-remote` / `data-remote-version`.
+ * One area of a remote in the content column. Loads `<name>/module` on first visit, checks it against the
+ * contract and renders the area's routes, in the area's menu when it declares one. Whatever goes wrong
+ * stays in here, with Retry; the menu and the top bar keep working. Browser tests find the area by
+ * `data-remote` / `data-remote-version` / `data-area`.
  */
-export function RemoteArea({ remote }: { remote: RegistryRemote }) {
+export function RemoteArea({ remote, area }: { remote: RegistryRemote; area: RegistryArea }) {
   const { pathname } = useLocation();
   return (
-    <div className="shell-area" data-remote={remote.name} data-remote-version={remote.version}>
-      <AreaBoundary remote={remote} resetKey={pathname}>
-        <Suspense fallback={<Spinner label={`Loading ${remote.title}`} />}>
-          <RemoteRoutes remote={remote} />
+    <div className="shell-area" data-remote={remote.name} data-remote-version={remote.version} data-area={area.mount}>
+      <AreaBoundary remote={remote} title={area.title} resetKey={pathname}>
+        <Suspense fallback={<Spinner label={`Loading ${area.title}`} />}>
+          <RemoteRoutes remote={remote} area={area} />
         </Suspense>
       </AreaBoundary>
     </div>
   );
 }
 
-function RemoteRoutes({ remote }: { remote: RegistryRemote }) {
+function RemoteRoutes({ remote, area }: { remote: RegistryRemote; area: RegistryArea }) {
   const mod = use(getRemoteModule(remote));
-  const AreaRoutes = mod.routes;
+  const served = remoteAreasOf(mod, remote).find((candidate) => candidate.mount === area.mount);
+  // The module was checked against the registry's areas when it loaded; this guards a mount it lost since.
+  if (!served) throw new RemoteContractError([`the module does not serve the area "${area.mount}"`]);
   return (
-    <PermissionGate mod={mod} title={remote.title}>
-      <AreaRoutes />
+    <PermissionGate required={served.requiredPermissions ?? []} title={served.title}>
+      <AreaFrame area={served} />
     </PermissionGate>
   );
 }
 
+/** The area's routes, inside the menu it declares (drawn by the shell, gated like the project menu). */
+function AreaFrame({ area }: { area: RemoteAreaModule<ComponentType> }) {
+  const { ref = '' } = useParams();
+  const context = useMenuContext(ref);
+  const Routes = area.routes;
+  if (!area.menu) return <Routes />;
+  return (
+    <AreaLayout title={area.title} sections={areaMenu(area.menu, `/project/${ref}/${area.mount}`, context)}>
+      <Routes />
+    </AreaLayout>
+  );
+}
+
 /**
- * A remote may name permissions its whole area needs. Without them the member sees a no-access notice
+ * An area may name permissions it needs as a whole. Without them the member sees a no-access notice
  * instead of a page of failing calls (a courtesy: each service checks its own routes).
  */
-function PermissionGate({ mod, title, children }: { mod: LoadedRemoteModule; title: string; children: ReactNode }) {
-  const required = mod.requiredPermissions ?? [];
+function PermissionGate({ required, title, children }: { required: PermissionName[]; title: string; children: ReactNode }) {
   if (required.length === 0) return children;
   return (
     <RequiredPermissions required={required} title={title}>
@@ -63,6 +79,7 @@ function RequiredPermissions({ required, title, children }: { required: Permissi
 
 interface BoundaryProps {
   remote: RegistryRemote;
+  title: string;
   resetKey: string;
   children: ReactNode;
 }
@@ -103,13 +120,13 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
   override render() {
     const { error } = this.state;
     if (!error) return this.props.children;
-    return <AreaError remote={this.props.remote} error={error} onRetry={this.retry} />;
+    return <AreaError title={this.props.title} error={error} onRetry={this.retry} />;
   }
 }
 
-function AreaError({ remote, error, onRetry }: { remote: RegistryRemote; error: unknown; onRetry: () => void }) {
+function AreaError({ title: areaTitle, error, onRetry }: { title: string; error: unknown; onRetry: () => void }) {
   const loadFailed = error instanceof RemoteLoadError || error instanceof RemoteContractError;
-  const title = loadFailed ? `Failed to load ${remote.title}` : `${remote.title} failed`;
+  const title = loadFailed ? `Failed to load ${areaTitle}` : `${areaTitle} failed`;
   const message = error instanceof Error ? error.message : String(error);
   // Retry resets the boundary at once: the Suspense spinner shows while the remote loads again.
   return <ErrorPanel title={title} message={message} onRetry={onRetry} />;

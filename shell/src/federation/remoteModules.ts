@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { checkRemoteModule, REMOTE_CONTRACT_VERSION, type RegistryRemote, type RemoteModule } from '@dash/contracts';
+import { checkRemoteModule, SUPPORTED_REMOTE_CONTRACTS, type RegistryRemote, type RemoteModule } from '@dash/contracts';
 import { loadRemote, registerRemotes } from './loader';
 
 export type LoadedRemoteModule = RemoteModule<ComponentType>;
@@ -41,9 +41,9 @@ function track<T>(promise: Promise<T>): TrackedPromise<T> {
 }
 
 async function load(remote: RegistryRemote): Promise<LoadedRemoteModule> {
-  if (remote.contract !== REMOTE_CONTRACT_VERSION) {
-    // Published for another contract: don't even run its code.
-    throw new RemoteContractError([`the registry lists contract ${remote.contract}, the shell expects ${REMOTE_CONTRACT_VERSION}`]);
+  if (!SUPPORTED_REMOTE_CONTRACTS.includes(remote.contract)) {
+    // Published for a contract this shell does not know: don't even run its code.
+    throw new RemoteContractError([`the registry lists contract ${remote.contract}, the shell loads ${SUPPORTED_REMOTE_CONTRACTS.join(' and ')}`]);
   }
   let namespace: unknown;
   try {
@@ -53,7 +53,7 @@ async function load(remote: RegistryRemote): Promise<LoadedRemoteModule> {
   }
   if (namespace === null || namespace === undefined) throw new RemoteLoadError(`${remote.name}/module could not be loaded`);
   const candidate = (namespace as { default?: unknown }).default;
-  const problems = checkRemoteModule(candidate, remote.name);
+  const problems = checkRemoteModule(candidate, remote);
   if (problems.length) throw new RemoteContractError(problems);
   return candidate as LoadedRemoteModule;
 }

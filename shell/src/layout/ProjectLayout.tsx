@@ -1,28 +1,31 @@
 import { useEffect } from 'react';
-import { Link, Navigate, Route, Routes, useParams } from 'react-router-dom';
+import { Link, Navigate, NavLink, Route, Routes, useParams } from 'react-router-dom';
 import { EmptyState, Spinner } from '@dash/shell-sdk';
-import { RefParams, ServiceMessages, type RegistryRemote } from '@dash/contracts';
+import { RefParams, ServiceMessages } from '@dash/contracts';
 import { useGetProjectQuery } from '../api/projects';
 import { describeError, errorStatus } from '../api/errors';
 import { RemoteArea } from '../areas/RemoteArea';
 import { FullPageError } from '../errors/FullPageError';
 import { useRegistry } from '../registry/context';
-import { SideMenu } from './SideMenu';
+import { BuildingPage } from '../projects/BuildingPage';
+import { ProjectStatusBanner } from '../projects/ProjectStatusBanner';
+import { ProjectSettingsArea } from '../settings/ProjectSettingsArea';
+import { AreaIcon } from './icons';
+import { areaForPath, areaRoutes, projectMenu, SHELL_AREAS } from './menu-model';
 import { TopBar } from './TopBar';
-
-/** Addresses of the spec that a remote serves at another path of its own area. */
-const ADDRESS_ALIASES: Record<string, string> = { 'settings/storage': 'storage/settings' };
+import { useMenuContext } from './useMenuContext';
 
 const REF_PATTERN = new RegExp(RefParams.properties.ref.pattern ?? '^[a-z0-9-]{1,64}$');
 
-/** The remote whose mount the rest of the path (`editor/123`, `auth/policies`) falls under. */
-export function remoteForPath(remotes: RegistryRemote[], rest: string): RegistryRemote | undefined {
-  return remotes
-    .filter((r) => rest === r.mount || rest.startsWith(`${r.mount}/`))
-    .sort((a, b) => b.mount.length - a.mount.length)[0];
-}
+/** Pages of the project the shell serves itself (the rest come from the registry's remotes). */
+const SHELL_PAGES = [...SHELL_AREAS, 'building'];
 
-/** `/project/:ref/*`: top bar, the side menu from the registry, and the area of the current remote. */
+const isShellPath = (rest: string) => SHELL_PAGES.some((page) => rest === page || rest.startsWith(`${page}/`));
+
+/**
+ * `/project/:ref/*`: the top bar, the project menu built from the registry's areas in the product's order
+ * (gated by the member's role, the variant and the flags), and the area of the current path.
+ */
 export function ProjectLayout() {
   const params = useParams();
   const ref = params.ref ?? '';
@@ -30,12 +33,15 @@ export function ProjectLayout() {
   const { remotes } = useRegistry();
   const validRef = REF_PATTERN.test(ref);
   const project = useGetProjectQuery({ ref }, { skip: !validRef });
-  const current = remoteForPath(remotes, rest);
+  const context = useMenuContext(validRef ? ref : '');
+  const menu = projectMenu(remotes, context);
+  const current = areaForPath(remotes, rest);
+  const currentTitle = current?.area.title ?? menu.find((item) => rest === item.mount || rest.startsWith(`${item.mount}/`))?.title;
 
   useEffect(() => {
-    const parts = [current?.title, project.data?.name, 'Dashboard'].filter(Boolean);
+    const parts = [currentTitle, project.data?.name, 'Dashboard'].filter(Boolean);
     document.title = parts.join(' | ');
-  }, [current?.title, project.data?.name]);
+  }, [currentTitle, project.data?.name]);
 
   if (!validRef) return <FullPageError code={404} message={ServiceMessages.projectNotFound} />;
   if (project.error) {
@@ -47,16 +53,20 @@ export function ProjectLayout() {
       return <FullPageError code={code} message={message} />;
     }
   }
-  const alias = ADDRESS_ALIASES[rest];
-  if (alias) return <Navigate to={`/project/${ref}/${alias}`} replace />;
-  if (rest && !current) return <FullPageError code={404} message="Page not found" />;
+  if (rest && !current && !isShellPath(rest)) return <FullPageError code={404} message="Page not found" />;
 
   return (
     <div className="shell-frame">
       <TopBar>
         {project.data ? (
           <>
-            <span className="shell-topbar__crumb">{project.data.organization_name}</span>
+            {context.mode === 'hosted' ? (
+              <Link to={`/org/${project.data.organization_slug}`} className="shell-topbar__crumb">
+                {project.data.organization_name}
+              </Link>
+            ) : (
+              <span className="shell-topbar__crumb">{project.data.organization_name}</span>
+            )}
             <span className="shell-topbar__sep" aria-hidden>
               /
             </span>
@@ -69,18 +79,39 @@ export function ProjectLayout() {
         )}
       </TopBar>
       <div className="shell-frame__body">
-        <SideMenu projectRef={ref} remotes={remotes} />
+        <aside className="shell-menu" aria-label="Project menu">
+          <nav>
+            <ul>
+              {menu.map((item) => (
+                <li key={item.mount}>
+                  <NavLink to={`/project/${ref}/${item.mount}`} className={({ isActive }) => `shell-menu__link${isActive ? ' is-active' : ''}`}>
+                    <AreaIcon mount={item.mount} />
+                    <span>{item.title}</span>
+                    {item.badge && <span className="shell-menu__badge">{item.badge}</span>}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </aside>
         <main className="shell-content">
+          {project.data && <ProjectStatusBanner project={project.data} />}
           {project.data ? (
             <Routes>
-              {remotes.map((remote) => (
-                <Route key={remote.name} path={`${remote.mount}/*`} element={<RemoteArea key={remote.name} remote={remote} />} />
-              ))}
+              {areaRoutes(remotes)
+                .filter(({ area }) => !SHELL_AREAS.some((shellArea) => area.mount.startsWith(`${shellArea}/`)))
+                .map(({ area, remote }) => (
+                  <Route key={area.mount} path={`${area.mount}/*`} element={<RemoteArea key={`${remote.name}:${area.mount}`} remote={remote} area={area} />} />
+                ))}
+              <Route path="settings/*" element={<ProjectSettingsArea project={project.data} />} />
+              <Route path="building" element={<BuildingPage />} />
               <Route
                 index
                 element={
-                  remotes[0] ? (
-                    <Navigate to={remotes[0].mount} replace />
+                  menu[0] && menu[0].mount !== 'settings' ? (
+                    <Navigate to={menu[0].mount} replace />
+                  ) : context.isLoading ? (
+                    <Spinner label="Loading project" />
                   ) : (
                     <div className="shell-content__empty">
                       <EmptyState title="No areas are published yet" description="Publish a remote to the registry and reload the page." />

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, errorMessage, useToast } from '@dash/shell-sdk';
+import { Button, errorMessage, useDashConfig, useFeatureFlag, useToast } from '@dash/shell-sdk';
+import { INCIDENT_BANNER_TEXT } from '@dash/contracts';
 import { useSessionQuery, useSignOutMutation } from '../api/session';
+import { SELF_HOSTED_HOME } from './HostedOnly';
 import { Logo } from './Logo';
 
 /**
@@ -26,28 +28,51 @@ export function useSignOut() {
 export function TopBar({ children }: { children?: ReactNode }) {
   const { data: session } = useSessionQuery();
   const [signOut, signingOut] = useSignOut();
+  const incident = useFeatureFlag('ongoingIncident');
+  const { mode } = useDashConfig();
+  const hosted = mode === 'hosted';
   return (
-    <header className="shell-topbar">
-      <Link to="/projects" className="shell-topbar__home" aria-label="All projects">
-        <Logo compact />
-      </Link>
-      <span className="shell-topbar__divider" aria-hidden />
-      <nav className="shell-topbar__breadcrumb" aria-label="Breadcrumb">
-        {children ?? <span className="shell-topbar__crumb is-current">Projects</span>}
-      </nav>
-      <div className="shell-topbar__user">
-        {session && (
-          <span className="shell-topbar__email" title={session.user.name}>
-            <span className="shell-topbar__avatar" aria-hidden>
-              {(session.user.name || session.user.email).charAt(0).toUpperCase()}
+    <>
+      {incident && (
+        <div className="shell-incident" role="status">
+          {INCIDENT_BANNER_TEXT}
+        </div>
+      )}
+      <header className="shell-topbar">
+        <Link to={hosted ? '/projects' : SELF_HOSTED_HOME} className="shell-topbar__home" aria-label={hosted ? 'All projects' : 'Project'}>
+          <Logo compact />
+        </Link>
+        <span className="shell-topbar__divider" aria-hidden />
+        <nav className="shell-topbar__breadcrumb" aria-label="Breadcrumb">
+          {children ?? <span className="shell-topbar__crumb is-current">Projects</span>}
+        </nav>
+        <div className="shell-topbar__user">
+          {/* The account menu is hosted only (§2): self-hosted shows who is signed in, without links. */}
+          {session && hosted && (
+            <Link to="/account/me" className="shell-topbar__email" title={`${session.user.name}: account preferences`} aria-label="Account">
+              <Avatar name={session.user.name || session.user.email} />
+              {session.user.email}
+            </Link>
+          )}
+          {session && !hosted && (
+            <span className="shell-topbar__email" title={session.user.name}>
+              <Avatar name={session.user.name || session.user.email} />
+              {session.user.email}
             </span>
-            {session.user.email}
-          </span>
-        )}
-        <Button size="sm" variant="ghost" onClick={signOut} loading={signingOut}>
-          Sign out
-        </Button>
-      </div>
-    </header>
+          )}
+          <Button size="sm" variant="ghost" onClick={signOut} loading={signingOut}>
+            Sign out
+          </Button>
+        </div>
+      </header>
+    </>
+  );
+}
+
+function Avatar({ name }: { name: string }) {
+  return (
+    <span className="shell-topbar__avatar" aria-hidden>
+      {name.charAt(0).toUpperCase()}
+    </span>
   );
 }

@@ -1,18 +1,15 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { Badge, EmptyState, Spinner } from '@dash/shell-sdk';
-import { ROLE_LABELS, type Project } from '@dash/contracts';
+import { EmptyState, Spinner } from '@dash/shell-sdk';
+import { Permission, ROLE_LABELS, roleHasPermission, type Project } from '@dash/contracts';
+import { useListOrganizationsQuery } from '../api/organizations';
 import { useListProjectsQuery } from '../api/projects';
 import { describeError, errorStatus } from '../api/errors';
 import { FullPageError } from '../errors/FullPageError';
 import { TopBar } from '../layout/TopBar';
+import { OrganizationLinks } from '../org/OrganizationLinks';
+import { ProjectStatusBadge } from '../projects/ProjectStatusBadge';
 import { useRegistry } from '../registry/context';
-
-const STATUS: Record<Project['status'], { label: string; tone: 'success' | 'warning' | 'neutral' }> = {
-  ACTIVE_HEALTHY: { label: 'Healthy', tone: 'success' },
-  COMING_UP: { label: 'Coming up', tone: 'warning' },
-  INACTIVE: { label: 'Paused', tone: 'neutral' },
-};
 
 /** `/projects`: every project the user is a member of, as cards. */
 export function ProjectsPage() {
@@ -20,6 +17,9 @@ export function ProjectsPage() {
   const { remotes } = useRegistry();
   // Open the table editor when it is published; otherwise the project's first area.
   const landing = remotes.some((r) => r.mount === 'editor') ? '/editor' : '';
+  // Owners and administrators create projects: the button opens their first such organization.
+  const organizations = useListOrganizationsQuery();
+  const creatable = organizations.data?.organizations.find((o) => roleHasPermission(o.role, Permission.ProjectAdminWrite));
 
   useDocumentTitle('Projects | Dashboard');
 
@@ -38,19 +38,31 @@ export function ProjectsPage() {
               <h1>Projects</h1>
               <p>Postgres projects you are a member of.</p>
             </div>
+            {creatable && (
+              <div className="dash-page-header__actions">
+                <Link className="dash-btn dash-btn--primary dash-btn--md" to={`/new/${creatable.slug}`}>
+                  New project
+                </Link>
+              </div>
+            )}
           </header>
+          <OrganizationLinks />
           {isLoading || !data ? (
             <Spinner label="Loading projects" />
           ) : data.projects.length === 0 ? (
             <EmptyState
               title="No projects yet"
-              description="You are not a member of any project. Ask an owner of your organization to invite you."
+              description={
+                creatable
+                  ? `Create the first project of ${creatable.name}.`
+                  : 'You are not a member of any project. Ask an owner of your organization to invite you.'
+              }
             />
           ) : (
             <ul className="shell-projects" aria-label="Projects">
               {data.projects.map((project) => (
                 <li key={project.ref}>
-                  <ProjectCard project={project} to={`/project/${project.ref}${landing}`} />
+                  <ProjectCard project={project} to={`/project/${project.ref}${project.status === 'COMING_UP' ? '/building' : landing}`} />
                 </li>
               ))}
             </ul>
@@ -62,12 +74,11 @@ export function ProjectsPage() {
 }
 
 function ProjectCard({ project, to }: { project: Project; to: string }) {
-  const status = STATUS[project.status] ?? { label: project.status, tone: 'neutral' as const };
   return (
     <Link to={to} className="shell-project-card" aria-label={`Open project ${project.name}`}>
       <div className="shell-project-card__head">
         <h2 className="shell-project-card__name">{project.name}</h2>
-        <Badge tone={status.tone}>{status.label}</Badge>
+        <ProjectStatusBadge status={project.status} />
       </div>
       <p className="shell-project-card__org">{project.organization_name}</p>
       <div className="shell-project-card__meta">

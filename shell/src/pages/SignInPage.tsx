@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useDispatch } from 'react-redux';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { baseApi, Button, errorMessage, Spinner, TextField } from '@dash/shell-sdk';
+import type { SessionAssurance } from '@dash/contracts';
 import { useSessionQuery, useSignInMutation } from '../api/session';
-import { safeReturnTo } from '../session/returnTo';
-import { Logo } from '../layout/Logo';
-import { pickTestimonial } from './testimonials';
+import { safeReturnTo, signInMfaPath } from '../session/returnTo';
+import { SignInFrame } from './SignInFrame';
 
-/** The spec's sign-in frame: the form on the left, a random testimonial with terms and privacy on the right. */
+/** `/sign-in`: email and password, in the sign-in frame. */
 export function SignInPage() {
   const [params] = useSearchParams();
   const returnTo = safeReturnTo(params.get('returnTo'));
@@ -17,24 +17,16 @@ export function SignInPage() {
   const session = useSessionQuery(undefined, { refetchOnMountOrArgChange: true });
   const fresh = (session.fulfilledTimeStamp ?? 0) >= mountedAt;
 
-  if (session.isSuccess && fresh && !session.isFetching) return <Navigate to={returnTo} replace />;
+  // §4: with a session, the multi-factor check decides: its code still missing, the MFA step; else onwards.
+  if (session.isSuccess && fresh && !session.isFetching) return <Navigate to={afterSignIn(session.data, returnTo)} replace />;
   const checking = !session.isError && !(session.isSuccess && fresh);
 
-  return (
-    <div className="shell-signin">
-      <section className="shell-signin__form-side">
-        <header className="shell-signin__brand">
-          <Link to="/projects" aria-label="Dashboard home">
-            <Logo />
-          </Link>
-        </header>
-        <div className="shell-signin__form-wrap">
-          {checking ? <Spinner label="Checking your session" /> : <SignInForm returnTo={returnTo} />}
-        </div>
-      </section>
-      <Testimonial />
-    </div>
-  );
+  return <SignInFrame>{checking ? <Spinner label="Checking your session" /> : <SignInForm returnTo={returnTo} />}</SignInFrame>;
+}
+
+/** Where a signed-in session goes next: the MFA step while its level is below its user's, else `returnTo`. */
+function afterSignIn(assurance: SessionAssurance, returnTo: string): string {
+  return assurance.aal !== assurance.nextLevel ? signInMfaPath(returnTo) : returnTo;
 }
 
 function SignInForm({ returnTo }: { returnTo: string }) {
@@ -57,7 +49,7 @@ function SignInForm({ returnTo }: { returnTo: string }) {
       setError(errorMessage(result.error, 'Could not sign in'));
       return;
     }
-    navigate(returnTo, { replace: true });
+    navigate(afterSignIn(result.data, returnTo), { replace: true });
     // A new session: nothing cached for a previous one may leak into it.
     dispatch(baseApi.util.resetApiState());
   };
@@ -96,36 +88,5 @@ function SignInForm({ returnTo }: { returnTo: string }) {
         Sign in
       </Button>
     </form>
-  );
-}
-
-function Testimonial() {
-  const [quote] = useState(() => pickTestimonial());
-  return (
-    <aside className="shell-signin__aside" aria-label="What our users say">
-      <figure className="shell-signin__quote">
-        <span className="shell-signin__quote-mark" aria-hidden>
-          “
-        </span>
-        <blockquote>{quote.text}</blockquote>
-        <figcaption>
-          {quote.img_url ? (
-            <img src={quote.img_url} alt="" className="shell-signin__avatar" />
-          ) : (
-            <span className="shell-signin__avatar" aria-hidden>
-              {quote.handle.replace(/^@/, '').charAt(0).toUpperCase()}
-            </span>
-          )}
-          <a href={quote.url} target="_blank" rel="noreferrer noopener">
-            {quote.handle}
-          </a>
-        </figcaption>
-      </figure>
-      <nav className="shell-signin__legal" aria-label="Legal">
-        <Link to="/terms">Terms of Service</Link>
-        <span aria-hidden>·</span>
-        <Link to="/privacy">Privacy Policy</Link>
-      </nav>
-    </aside>
   );
 }

@@ -3,7 +3,7 @@ import { EditorView } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
 import type { Extension } from '@codemirror/state';
 
-/** The editor in the dashboard's dark theme: its colours are the page's CSS variables. */
+/** The editor in the dashboard's theme: its colours are the page's CSS variables. */
 const editorTheme = EditorView.theme(
   {
     '&': { height: '100%', color: 'var(--text)', backgroundColor: 'var(--bg)', fontSize: '13px' },
@@ -49,17 +49,20 @@ const editorTheme = EditorView.theme(
   { dark: true },
 );
 
-/** Token colours on the dark background: keywords in the brand green, strings warm, numbers blue. */
+/**
+ * Token colours: keywords in the brand green, types blue, strings warm, numbers violet. CSS variables,
+ * so they follow the page's light or dark theme.
+ */
 const highlight = HighlightStyle.define([
-  { tag: t.keyword, color: '#3ecf8e' },
-  { tag: [t.typeName, t.standard(t.name)], color: '#7dd3fc' },
-  { tag: [t.string, t.special(t.string)], color: '#f0b37e' },
-  { tag: [t.number, t.bool, t.null], color: '#c4a5f5' },
-  { tag: [t.lineComment, t.blockComment, t.comment], color: '#707070', fontStyle: 'italic' },
-  { tag: [t.operator, t.punctuation], color: '#a0a0a0' },
-  { tag: t.special(t.name), color: '#f1a10d' },
-  { tag: t.name, color: '#ededed' },
-  { tag: t.invalid, color: '#f26b6b' },
+  { tag: t.keyword, color: 'var(--brand)' },
+  { tag: [t.typeName, t.standard(t.name)], color: 'var(--syntax-type)' },
+  { tag: [t.string, t.special(t.string)], color: 'var(--syntax-string)' },
+  { tag: [t.number, t.bool, t.null], color: 'var(--syntax-number)' },
+  { tag: [t.lineComment, t.blockComment, t.comment], color: 'var(--text-faint)', fontStyle: 'italic' },
+  { tag: [t.operator, t.punctuation], color: 'var(--text-muted)' },
+  { tag: t.special(t.name), color: 'var(--warning)' },
+  { tag: t.name, color: 'var(--text)' },
+  { tag: t.invalid, color: 'var(--danger)' },
 ]);
 
 export const darkTheme: Extension = [editorTheme, syntaxHighlighting(highlight)];

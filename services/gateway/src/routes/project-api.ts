@@ -1,11 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError } from '@dash/service-kit';
+import { unavailableMessage, type ProjectStatusCache } from '../project-status';
 import { forwardHeaders, upstreamFailed } from './proxy';
 
 export interface ProjectApiOptions {
   storageUrl: string;
   publicProtocol: string;
+  projectStatuses: ProjectStatusCache;
 }
 
 /** The project APIs apps call, under the dashboard's origin: `/p/{ref}/storage/v1` is Supabase's `/storage/v1`. */
@@ -25,7 +27,7 @@ const CORS_HEADERS: Record<string, string> = {
   'access-control-max-age': '86400',
 };
 
-export type ProjectApiTarget = { kind: 'forward'; path: string } | { kind: 'error'; status: number; message: string };
+export type ProjectApiTarget = { kind: 'forward'; ref: string; path: string } | { kind: 'error'; status: number; message: string };
 
 /** Where `/p/{ref}/storage/v1/<rest>` goes in the storage service: `/{ref}/v1/<rest>`, still encoded. */
 export function projectApiTarget(rawPath: string): ProjectApiTarget {
@@ -42,7 +44,7 @@ export function projectApiTarget(rawPath: string): ProjectApiTarget {
   }
   // Object names never contain dot segments (the storage service refuses them too): refuse early.
   if (decoded.split(/[/\\]/).some((s) => s === '.' || s === '..')) return { kind: 'error', status: 400, message: 'The URL must not contain dot segments' };
-  return { kind: 'forward', path: `/${ref}/v1${rest}` };
+  return { kind: 'forward', ref, path: `/${ref}/v1${rest}` };
 }
 
 /**
@@ -63,6 +65,9 @@ export async function projectApiRoutes(app: FastifyInstance, options: ProjectApi
       const queryAt = raw.indexOf('?');
       const target = projectApiTarget(queryAt === -1 ? raw : raw.slice(0, queryAt));
       if (target.kind === 'error') return sendError(reply, target.status, target.message);
+      // A paused or coming-up project's API answers 503, as a hosted project's does (refs are public here).
+      const unavailable = unavailableMessage(target.ref, await options.projectStatuses.status(target.ref));
+      if (unavailable) return sendError(reply, 503, unavailable);
       return reply.from(`${options.storageUrl}${target.path}`, {
         retryDelay: () => null,
         rewriteRequestHeaders: (req, headers) => forwardHeaders(req, headers as IncomingHttpHeaders, 'storage', undefined, options.publicProtocol),

@@ -1,21 +1,37 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
-import { IDENTITY_HEADER, SESSION_COOKIE, platformRoutes, type ServiceName } from '@dash/contracts';
+import {
+  AccountMessages,
+  IDENTITY_HEADER,
+  MFA_PENDING_ROUTES,
+  MFA_REQUIRED_CODE,
+  SESSION_CHANGING_ROUTES,
+  accountRoutes,
+  SESSION_COOKIE,
+  type ServiceName,
+} from '@dash/contracts';
 import { readCookie, sendError } from '@dash/service-kit';
 import { SERVICES } from '../config';
-import { userIdentityHeader, type SessionResolver } from '../sessions';
+import { unavailableMessage, type ProjectStatusCache } from '../project-status';
+import { awaitingMfa, bearerToken, routeMatcher, userIdentityHeader, type SessionResolver } from '../sessions';
 import { projectApiRoutes } from './project-api';
 
 export interface ProxyOptions {
   upstreams: Record<ServiceName, string>;
   secret: string;
   sessions: SessionResolver;
+  projectStatuses: ProjectStatusCache;
   /** `http` or `https`, for x-forwarded-proto. */
   publicProtocol: string;
 }
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+/** The services whose routes are a project's APIs (`/:ref/...`): a paused or coming-up project's answer 503. */
+const PROJECT_SERVICES: readonly ServiceName[] = ['pg-meta', 'storage'];
+const REF_SEGMENT = /^\/([a-z0-9-]{1,64})(?:\/|$)/;
+/** Platform writes that change a project's status or who belongs to it: `/projects` and `/projects/{ref}/...`. */
+const PROJECT_WRITE = /^\/projects(?:\/([a-z0-9-]{1,64}))?(?:[/?]|$)/;
 const isService = (name: string): name is ServiceName => (SERVICES as readonly string[]).includes(name);
 
 export type ProxyTarget =
@@ -56,12 +72,25 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   await app.register(replyFrom, { disableRequestLogging: true });
 
-  const signOutPath = platformRoutes.signOut.url;
-  const signedOut = new WeakMap<FastifyRequest, string>();
-  app.addHook('onResponse', async (request) => {
-    // Drop the cached session once the platform has deleted it.
-    const token = signedOut.get(request);
+  const changesSession = routeMatcher(SESSION_CHANGING_ROUTES);
+  const allowedAwaitingMfa = routeMatcher(MFA_PENDING_ROUTES);
+  const changedSessions = new WeakMap<FastifyRequest, string>();
+  const revokesToken = routeMatcher([accountRoutes.revokeAccessToken]);
+  const tokenRevokers = new WeakMap<FastifyRequest, string>();
+  const projectWrites = new WeakMap<FastifyRequest, { token: string | undefined; ref: string | undefined }>();
+  app.addHook('onResponse', async (request, reply) => {
+    // Drop the cached session once the platform has deleted it or changed its assurance level.
+    const token = changedSessions.get(request);
     if (token) options.sessions.invalidate(token);
+    // A revoked token stops working at once, not when its cache entry expires.
+    const revoker = tokenRevokers.get(request);
+    if (revoker && reply.statusCode < 400) options.sessions.forgetAccessTokensOf(revoker);
+    // A project created, paused, restored or deleted: the writer's next request sees it at once.
+    const write = projectWrites.get(request);
+    if (write && reply.statusCode < 400) {
+      if (write.token) options.sessions.invalidate(write.token);
+      if (write.ref) options.projectStatuses.invalidate(write.ref);
+    }
   });
 
   app.route({
@@ -74,24 +103,53 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
       if (target.kind === 'error') return sendError(reply, target.status, target.message);
       const { service, path } = target;
 
-      const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-      const session = token ? await options.sessions.resolve(token) : null; // HttpError(502) when the platform fails
+      // A personal access token stands alone: a cookie beside it is neither used nor forwarded.
+      const bearer = bearerToken(request.headers);
+      const token = bearer ? undefined : readCookie(request.headers.cookie, SESSION_COOKIE);
+      // Throws HttpError(502) when the platform fails.
+      const session = bearer ? await options.sessions.resolve(bearer, 'access_token') : token ? await options.sessions.resolve(token) : null;
+      if (bearer && !session) return sendError(reply, 401, AccountMessages.invalidAccessToken);
+      // Until its MFA code is in, a session reaches only what the MFA page needs, in every service.
+      if (session && awaitingMfa(session) && !(service === 'platform' && allowedAwaitingMfa(request.method, path))) {
+        return sendError(reply, 401, AccountMessages.mfaRequired, MFA_REQUIRED_CODE);
+      }
       const identity = session ? userIdentityHeader(options.secret, session) : undefined;
-      if (token && service === 'platform' && path === signOutPath) {
+      if (token && service === 'platform' && changesSession(request.method, path)) {
         options.sessions.invalidate(token);
-        signedOut.set(request, token);
+        changedSessions.set(request, token);
+      }
+      if (session && service === 'platform' && revokesToken(request.method, path)) tokenRevokers.set(request, session.user.id);
+      const projectWrite = service === 'platform' && request.method !== 'GET' ? PROJECT_WRITE.exec(path) : null;
+      if (projectWrite) projectWrites.set(request, { token, ref: projectWrite[1] });
+      // A member's call to a project that is paused or coming up stops here; anyone else learns nothing of it.
+      const ref = PROJECT_SERVICES.includes(service) ? REF_SEGMENT.exec(path)?.[1] : undefined;
+      if (ref && session?.projects[ref]) {
+        const unavailable = unavailableMessage(ref, await options.projectStatuses.status(ref));
+        if (unavailable) return sendError(reply, 503, unavailable);
       }
 
       return reply.from(`${options.upstreams[service]}${path}`, {
         // An upstream's 503 is its answer: do not retry it (reply-from retries GETs on 503 by default).
         retryDelay: () => null,
-        rewriteRequestHeaders: (req, headers) => forwardHeaders(req, headers as IncomingHttpHeaders, service, identity, options.publicProtocol),
+        rewriteRequestHeaders: (req, headers) => {
+          const out = forwardHeaders(req, headers as IncomingHttpHeaders, service, identity, options.publicProtocol);
+          // Services get the identity the token resolved to, never the secret itself.
+          if (bearer) {
+            delete out.authorization;
+            delete out.cookie;
+          }
+          return out;
+        },
         onError: (replyToSend, { error }) => upstreamFailed(replyToSend as FastifyReply, service, error),
       });
     },
   });
 
-  await projectApiRoutes(app, { storageUrl: options.upstreams.storage, publicProtocol: options.publicProtocol });
+  await projectApiRoutes(app, {
+    storageUrl: options.upstreams.storage,
+    publicProtocol: options.publicProtocol,
+    projectStatuses: options.projectStatuses,
+  });
 }
 
 /** The headers a service receives: no client-made identity or forwarding headers, ours instead. */

@@ -1,5 +1,6 @@
-import { pgMetaRoutes, policiesRoutes, ServiceMessages, type PgPolicy } from '@dash/contracts';
-import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { pgMetaRoutes, policiesRoutes, ServiceMessages, type AuditAction, type PgPolicy } from '@dash/contracts';
+import type { FastifyRequest } from 'fastify';
+import { addRoute, auditActor, notFound, projectQuery, recordAfterCommit, type ServiceApp } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { previewPolicy } from '../db/preview';
 import {
@@ -28,34 +29,56 @@ async function written(tx: DdlTransaction, spec: PolicySpec): Promise<PgPolicy> 
   return policy;
 }
 
+/** A policy change for the audit log, named as the product names it (`public.orders: Allow reads`). */
+function recordPolicyChange(ctx: PgMetaContext, request: FastifyRequest, action: AuditAction, ref: string, policy: PgPolicy, details: Record<string, unknown> = {}): void {
+  recordAfterCommit(ctx.audit, request.log, {
+    action,
+    actor: auditActor(request.identity),
+    project_ref: ref,
+    target: `${policy.schema}.${policy.table}: ${policy.name}`,
+    details: { command: policy.command, roles: policy.roles, ...details },
+  });
+}
+
 export function registerPolicyRoutes(app: ServiceApp, ctx: PgMetaContext): void {
   addRoute(app, pgMetaRoutes.listPolicies, async ({ params, query }) => projectQuery<PgPolicy>(ctx.pools, params.ref, listPoliciesQuery(query)));
 
-  addRoute(app, policiesRoutes.createPolicy, async ({ params, body }) => {
+  // Each write is recorded in the platform's audit log after its transaction commits.
+  addRoute(app, policiesRoutes.createPolicy, async ({ params, body, request }) => {
     const spec = createSpecOf(body);
     validatePolicy(spec);
     const statement = createPolicyStatement(spec);
-    return withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+    const policy = await withDdlTransaction(ctx.pools, params.ref, async (tx) => {
       await tx.run([statement]);
       return written(tx, spec);
     });
+    recordPolicyChange(ctx, request, 'policy.created', params.ref, policy);
+    return policy;
   });
 
-  addRoute(app, policiesRoutes.updatePolicy, async ({ params, body }) =>
-    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
-      const { statements, next } = updatePolicyStatements(specOf(await policyById(tx, params.id)), body);
+  addRoute(app, policiesRoutes.updatePolicy, async ({ params, body, request }) => {
+    const { before, after } = await withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      const current = await policyById(tx, params.id);
+      const { statements, next } = updatePolicyStatements(specOf(current), body);
       await tx.run(statements);
-      return written(tx, next);
-    }),
-  );
+      return { before: current, after: await written(tx, next) };
+    });
+    recordPolicyChange(ctx, request, 'policy.updated', params.ref, after, {
+      changed: Object.keys(body).sort(),
+      ...(before.name !== after.name ? { previous_name: before.name } : {}),
+    });
+    return after;
+  });
 
-  addRoute(app, policiesRoutes.deletePolicy, async ({ params }) =>
-    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
-      const policy = await policyById(tx, params.id);
-      await tx.run([dropPolicyStatement(policy)]);
-      return policy;
-    }),
-  );
+  addRoute(app, policiesRoutes.deletePolicy, async ({ params, request }) => {
+    const policy = await withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      const found = await policyById(tx, params.id);
+      await tx.run([dropPolicyStatement(found)]);
+      return found;
+    });
+    recordPolicyChange(ctx, request, 'policy.deleted', params.ref, policy);
+    return policy;
+  });
 
   addRoute(app, policiesRoutes.previewPolicy, async ({ params, body }) =>
     previewPolicy(ctx.pools, params.ref, body, await ctx.sqlEditor.settings(params.ref)),

@@ -147,4 +147,160 @@ export const platformMigrations: Record<string, Migration> = {
         `alter table platform.projects add column role_passwords_encrypted text`,
       ]),
   },
+  '0007_audit': {
+    up: (db) =>
+      run(db, [
+        // Append-only. Organization and project are kept by id and by name at the time: the log outlives a
+        // deleted project, so no foreign keys; actors are kept by email too for the same reason.
+        `create table platform.audit_events (
+          id bigserial primary key,
+          action text not null,
+          actor_id uuid,
+          actor_email text,
+          org_id integer,
+          organization_slug text,
+          project_ref text,
+          target text not null,
+          details jsonb not null default '{}',
+          created_at timestamptz not null default now()
+        )`,
+        `create index audit_events_org on platform.audit_events (org_id, created_at desc, id desc)`,
+        `create index audit_events_actor on platform.audit_events (actor_id, created_at desc, id desc)`,
+      ]),
+  },
+  '0012_remote_areas_and_flags': {
+    up: (db) =>
+      run(db, [
+        // A contract-2 remote serves several areas (JSON list of { mount, title, gates }); null for contract 1.
+        `alter table platform.remote_versions add column areas jsonb`,
+        // Feature flags an organization has turned on ({ "warehouse": true }); the deployment may override them.
+        `alter table platform.organizations add column feature_flags jsonb not null default '{}'`,
+      ]),
+  },
+  '0009_organizations': {
+    up: (db) =>
+      run(db, [
+        `alter table platform.organizations add column billing_via_partner boolean not null default false`,
+        // One pending invitation per email and organization; the link's token only as its sha256.
+        `create table platform.invitations (
+          id uuid primary key default gen_random_uuid(),
+          org_id integer not null references platform.organizations (id) on delete cascade,
+          email text not null check (email = lower(email) and length(email) between 3 and 320),
+          role text not null check (role in ('owner', 'administrator', 'developer', 'read_only')),
+          token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
+          invited_by uuid references platform.users (id) on delete set null,
+          created_at timestamptz not null default now(),
+          expires_at timestamptz not null,
+          unique (org_id, email)
+        )`,
+        `create index invitations_invited_by on platform.invitations (invited_by)`,
+        // The client secret only as its sha256 (it is 32 random bytes: a slow hash adds nothing).
+        `create table platform.oauth_apps (
+          id uuid primary key default gen_random_uuid(),
+          org_id integer not null references platform.organizations (id) on delete cascade,
+          name text not null check (length(name) between 1 and 100),
+          client_id text not null unique,
+          client_secret_hash text not null check (client_secret_hash ~ '^[0-9a-f]{64}$'),
+          redirect_uris text[] not null check (cardinality(redirect_uris) between 1 and 10),
+          created_by uuid references platform.users (id) on delete set null,
+          created_at timestamptz not null default now()
+        )`,
+        `create index oauth_apps_org on platform.oauth_apps (org_id, created_at)`,
+        `create index oauth_apps_created_by on platform.oauth_apps (created_by)`,
+        // A project's usage per month as last measured then; by ref and name so statements outlive projects.
+        `create table platform.usage_readings (
+          org_id integer not null references platform.organizations (id) on delete cascade,
+          project_ref text not null,
+          project_name text not null,
+          plan text not null check (plan in ('free', 'pro')),
+          month text not null check (month ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'),
+          database_bytes bigint not null check (database_bytes >= 0),
+          storage_bytes bigint not null check (storage_bytes >= 0),
+          egress_bytes bigint not null check (egress_bytes >= 0),
+          measured_at timestamptz not null default now(),
+          primary key (org_id, month, project_ref)
+        )`,
+      ]),
+  },
+  '0010_project_lifecycle': {
+    up: (db) =>
+      run(db, [
+        // Where bringing a COMING_UP project up has got to, and its last failure; projects made before
+        // this are ready. The platform resumes every COMING_UP project at start.
+        `alter table platform.projects add column provisioning_step text not null default 'ready'
+          check (provisioning_step in ('requested', 'creating_database', 'configuring', 'ready'))`,
+        `alter table platform.projects add column provisioning_error text`,
+        `alter table platform.projects add column provisioning_attempts integer not null default 0 check (provisioning_attempts >= 0)`,
+        `alter table platform.projects add column paused_at timestamptz`,
+        `alter table platform.projects add constraint projects_paused_at_inactive check (paused_at is null or status = 'INACTIVE')`,
+      ]),
+  },
+  '0008_account': {
+    up: (db) =>
+      run(db, [
+        // Dark, the dashboard's look so far, until the user picks light or the system's.
+        `alter table platform.users add column theme text not null default 'dark' check (theme in ('light', 'dark', 'system'))`,
+        // A session starts at aal1 (password) and reaches aal2 with a second factor.
+        `alter table platform.sessions add column aal text not null default 'aal1' check (aal in ('aal1', 'aal2'))`,
+        // TOTP factors. The secret is encrypted like connection strings (bound to the factor id);
+        // last_used_step is the newest 30-second step a code was accepted for, so no code works twice.
+        `create table platform.mfa_factors (
+          id uuid primary key,
+          user_id uuid not null references platform.users (id) on delete cascade,
+          factor_type text not null default 'totp' check (factor_type = 'totp'),
+          friendly_name text not null check (length(friendly_name) between 1 and 64),
+          secret_encrypted text not null,
+          status text not null default 'unverified' check (status in ('unverified', 'verified')),
+          last_used_step bigint,
+          created_at timestamptz not null default now(),
+          verified_at timestamptz
+        )`,
+        `create index mfa_factors_user_id on platform.mfa_factors (user_id)`,
+        `create unique index mfa_factors_one_verified on platform.mfa_factors (user_id) where status = 'verified'`,
+        // Single-use recovery codes of a verified factor, as sha256 (they are random, not passwords).
+        `create table platform.mfa_recovery_codes (
+          factor_id uuid not null references platform.mfa_factors (id) on delete cascade,
+          code_hash text not null check (code_hash ~ '^[0-9a-f]{64}$'),
+          used_at timestamptz,
+          created_at timestamptz not null default now(),
+          primary key (factor_id, code_hash)
+        )`,
+        // Personal access tokens: only the sha256 of the secret, and its first characters to tell them apart.
+        `create table platform.access_tokens (
+          id uuid primary key default gen_random_uuid(),
+          user_id uuid not null references platform.users (id) on delete cascade,
+          name text not null check (length(name) between 1 and 64),
+          token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
+          prefix text not null,
+          created_at timestamptz not null default now(),
+          expires_at timestamptz,
+          last_used_at timestamptz
+        )`,
+        `create index access_tokens_user_id on platform.access_tokens (user_id, created_at desc)`,
+      ]),
+  },
+  '0011_project_settings': {
+    up: (db) =>
+      run(db, [
+        // Auth settings beside the anonymous sign-ins switch; bounds as the contract's (literals: a migration
+        // must not move with the constants).
+        `alter table platform.project_auth_config
+          add column site_url text not null default 'http://localhost:3000' check (length(site_url) between 1 and 2048),
+          add column jwt_expiry integer not null default 3600 check (jwt_expiry between 30 and 604800)`,
+        // When the JWT secret was rotated and the database password reset from the dashboard (null: never),
+        // and the key of the project's vault secrets, encrypted like the JWT secret; null until first use.
+        `alter table platform.projects
+          add column jwt_secret_rotated_at timestamptz,
+          add column database_password_reset_at timestamptz,
+          add column vault_key_encrypted text`,
+        // One variant per add-on type and project.
+        `create table platform.project_addons (
+          project_id integer not null references platform.projects (id) on delete cascade,
+          type text not null check (type in ('pitr', 'custom_domain', 'ipv4')),
+          variant text not null,
+          selected_at timestamptz not null default now(),
+          primary key (project_id, type)
+        )`,
+      ]),
+  },
 };

@@ -2,11 +2,11 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { RegistryRemote } from '@dash/contracts';
 import type { Database, RemoteVersionRow } from './schema';
 
-/** The dashboard's area order: table editor, SQL editor, policies, storage, logs; anything else after. */
-const AREA_ORDER = ['editor', 'sql', 'auth/policies', 'storage', 'logs'];
+/** The product's area order (the shell's project menu keeps the same); anything else after. */
+const AREA_ORDER = ['editor', 'sql', 'database', 'auth', 'storage', 'logs', 'reports', 'api'];
 
 export function areaPosition(mount: string): number {
-  const index = AREA_ORDER.indexOf(mount);
+  const index = AREA_ORDER.indexOf(mount.split('/')[0] ?? mount);
   return index === -1 ? AREA_ORDER.length : index;
 }
 
@@ -17,6 +17,7 @@ export const toRemote = (row: RemoteVersionRow): RegistryRemote => ({
   contract: row.contract,
   mount: row.mount,
   title: row.title,
+  ...(row.areas ? { areas: row.areas } : {}),
 });
 
 export function byArea(a: Pick<RegistryRemote, 'mount' | 'name'>, b: Pick<RegistryRemote, 'mount' | 'name'>): number {

@@ -1,5 +1,5 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
-import type { OrgRole } from '@dash/contracts';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { AddonType, AssuranceLevel, AuditAction, OrgRole, ProvisioningStep, RegistryArea, Theme } from '@dash/contracts';
 
 /** Every table lives in the `platform` schema; queries go through `Kysely.withSchema('platform')`. */
 export const PLATFORM_SCHEMA = 'platform';
@@ -16,6 +16,8 @@ export interface UsersTable {
   /** `scrypt$N$r$p$salt$hash` */
   password_hash: string;
   created_at: Generated<Date>;
+  /** The account's theme (migration 0008). */
+  theme: Generated<Theme>;
 }
 
 export interface SessionsTable {
@@ -24,13 +26,19 @@ export interface SessionsTable {
   user_id: string;
   created_at: Generated<Date>;
   expires_at: Date;
+  /** Assurance level reached (migration 0008): aal2 once a second factor was verified in this session. */
+  aal: Generated<AssuranceLevel>;
 }
 
 export interface OrganizationsTable {
   id: Generated<number>;
   slug: string;
   name: string;
+  /** Flags the organization has turned on (migration 0012). */
+  feature_flags: Generated<Record<string, unknown>>;
   created_at: Generated<Date>;
+  /** Billed through a partner marketplace (migration 0009): no invoices in the dashboard. */
+  billing_via_partner: Generated<boolean>;
 }
 
 export interface MembersTable {
@@ -57,6 +65,19 @@ export interface ProjectsTable {
   plan: Generated<ProjectPlan>;
   /** AES-256-GCM ciphertext of the secret that signs the project's API keys; null until first read. */
   jwt_secret_encrypted: string | null;
+  /** How far bringing the project up has got (migration 0010); `ready` once it is. */
+  provisioning_step: Generated<ProvisioningStep>;
+  /** The last failure while coming up; null after a success. */
+  provisioning_error: string | null;
+  provisioning_attempts: Generated<number>;
+  /** When it was paused; null unless INACTIVE. */
+  paused_at: Date | null;
+  /** When the JWT secret was last rotated (migration 0011); null while it is the first one. */
+  jwt_secret_rotated_at: Date | null;
+  /** When the admin role's password was last reset from the dashboard; null if never. */
+  database_password_reset_at: Date | null;
+  /** AES-256-GCM ciphertext of the key that encrypts the project's vault secrets; null until first use. */
+  vault_key_encrypted: string | null;
 }
 
 export interface RemoteVersionsTable {
@@ -67,6 +88,8 @@ export interface RemoteVersionsTable {
   contract: number;
   mount: string;
   title: string;
+  /** JSON of the registry's `areas` (contract 2); null for a contract-1 remote. */
+  areas: ColumnType<RegistryArea[] | null, string | null, string | null>;
   published_at: Generated<Date>;
   active: Generated<boolean>;
 }
@@ -74,6 +97,9 @@ export interface RemoteVersionsTable {
 export interface ProjectAuthConfigTable {
   project_id: number;
   external_anonymous_users_enabled: Generated<boolean>;
+  site_url: Generated<string>;
+  /** Seconds. */
+  jwt_expiry: Generated<number>;
   updated_at: Generated<Date>;
 }
 
@@ -120,7 +146,113 @@ export interface ProjectSqlEditorConfigTable {
   updated_at: Generated<Date>;
 }
 
+/** One audit log entry (migration 0007); see `contracts/src/audit.ts` for the actions. */
+export interface AuditEventsTable {
+  id: Generated<string>;
+  action: AuditAction;
+  actor_id: string | null;
+  actor_email: string | null;
+  org_id: number | null;
+  organization_slug: string | null;
+  project_ref: string | null;
+  target: string;
+  details: Generated<Record<string, unknown>>;
+  created_at: Generated<Date>;
+}
+
+/** A pending invitation to an organization (migration 0009); the link's token is kept only as its sha256. */
+export interface InvitationsTable {
+  id: Generated<string>;
+  org_id: number;
+  /** Lowercased, like users.email. */
+  email: string;
+  role: OrgRole;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Generated<Date>;
+  expires_at: Date;
+}
+
+/** An OAuth app registered by an organization (migration 0009); the client secret is kept only as its sha256. */
+export interface OAuthAppsTable {
+  id: Generated<string>;
+  org_id: number;
+  name: string;
+  client_id: string;
+  client_secret_hash: string;
+  redirect_uris: string[];
+  created_by: string | null;
+  created_at: Generated<Date>;
+}
+
+/**
+ * A project's usage in one month (migration 0009), as last measured in that month: the statements of
+ * past months come from here. Kept by ref and name, so a statement outlives its project.
+ */
+export interface UsageReadingsTable {
+  org_id: number;
+  project_ref: string;
+  project_name: string;
+  plan: ProjectPlan;
+  /** `YYYY-MM` (UTC). */
+  month: string;
+  database_bytes: number;
+  storage_bytes: number;
+  egress_bytes: number;
+  measured_at: Generated<Date>;
+}
+
+/** A TOTP factor (migration 0008); one verified factor per user at most. */
+export interface MfaFactorsTable {
+  id: string;
+  user_id: string;
+  factor_type: Generated<'totp'>;
+  friendly_name: string;
+  /** The base32 secret, encrypted with the platform's cipher (context `mfa-factor:<id>`). */
+  secret_encrypted: string;
+  status: Generated<'unverified' | 'verified'>;
+  /** The newest TOTP step a code was accepted for: codes of that step or earlier are refused (no replay). */
+  last_used_step: number | null;
+  created_at: Generated<Date>;
+  verified_at: Date | null;
+}
+
+export interface MfaRecoveryCodesTable {
+  factor_id: string;
+  /** sha256 (hex) of the normalized code. */
+  code_hash: string;
+  used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+/** A personal access token (migration 0008); the secret itself is never stored. */
+export interface AccessTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  created_at: Generated<Date>;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
+
+/** A project's selected add-on (migration 0011): one variant per type. */
+export interface ProjectAddonsTable {
+  project_id: number;
+  type: AddonType;
+  variant: string;
+  selected_at: Generated<Date>;
+}
+
 export interface Database {
+  audit_events: AuditEventsTable;
+  mfa_factors: MfaFactorsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  access_tokens: AccessTokensTable;
+  invitations: InvitationsTable;
+  oauth_apps: OAuthAppsTable;
+  usage_readings: UsageReadingsTable;
   content: ContentTable;
   content_versions: ContentVersionsTable;
   project_sql_editor_config: ProjectSqlEditorConfigTable;
@@ -132,6 +264,7 @@ export interface Database {
   remote_versions: RemoteVersionsTable;
   project_auth_config: ProjectAuthConfigTable;
   project_storage_config: ProjectStorageConfigTable;
+  project_addons: ProjectAddonsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -25,19 +25,3 @@ export async function setUploadLimit(db: Kysely<Database>, projectId: number, fi
     .onConflict((oc) => oc.column('project_id').doUpdateSet((eb) => ({ file_size_limit: fileSizeLimit, updated_at: eb.fn('now') })))
     .execute();
 }
-
-/**
- * The project's stored (encrypted) JWT secret, storing `candidate` first when it has none. One statement:
- * of two requests racing here, the second waits for the first's row lock and then keeps its secret.
- */
-export async function storedJwtSecret(db: Kysely<Database>, projectId: number, candidate: () => string): Promise<string> {
-  const current = await db.selectFrom('projects').select('jwt_secret_encrypted').where('id', '=', projectId).executeTakeFirstOrThrow();
-  if (current.jwt_secret_encrypted) return current.jwt_secret_encrypted;
-  const stored = await db
-    .updateTable('projects')
-    .set((eb) => ({ jwt_secret_encrypted: eb.fn.coalesce('jwt_secret_encrypted', eb.val(candidate())) }))
-    .where('id', '=', projectId)
-    .returning('jwt_secret_encrypted')
-    .executeTakeFirstOrThrow();
-  return stored.jwt_secret_encrypted!;
-}

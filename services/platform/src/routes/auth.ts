@@ -1,9 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { platformRoutes, ServiceMessages, SESSION_COOKIE } from '@dash/contracts';
 import { addRoute, HttpError, readCookie, serializeCookie, unauthorized, userOf } from '@dash/service-kit';
 import { SESSION_TTL_MS, type PlatformContext } from '../context';
 import { newSessionToken, verifyPassword } from '../crypto';
-import { deleteExpiredSessions, deleteSession, insertSession } from '../db/sessions';
+import { assuranceOf } from '../db/mfa';
+import { deleteExpiredSessions, deleteSession, insertSession, sessionLevel } from '../db/sessions';
+import type { Database } from '../db/schema';
 import { findUserByEmail, findUserById, normalizeEmail, toUser } from '../db/users';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -23,8 +26,22 @@ export function clientIp(request: FastifyRequest): string {
   return peer;
 }
 
+const sessionCookieOptions = (ctx: PlatformContext) => ({ httpOnly: true, sameSite: 'Lax', path: '/', secure: ctx.cookieSecure }) as const;
+
+/** Starts a session for the user (its row, written with `db`, and the cookie on the reply): sign-in, and joining with a new account. */
+export async function startSession(ctx: PlatformContext, db: Kysely<Database>, reply: FastifyReply, userId: string): Promise<void> {
+  const token = newSessionToken();
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  await deleteExpiredSessions(db, userId);
+  await insertSession(db, token, userId, expiresAt);
+  reply.header(
+    'set-cookie',
+    serializeCookie(SESSION_COOKIE, token, { ...sessionCookieOptions(ctx), expires: expiresAt, maxAgeSeconds: SESSION_TTL_MS / 1000 }),
+  );
+}
+
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
-  const cookieOptions = { httpOnly: true, sameSite: 'Lax', path: '/', secure: ctx.cookieSecure } as const;
+  const cookieOptions = sessionCookieOptions(ctx);
 
   addRoute(app, platformRoutes.signIn, async ({ body, request, reply }) => {
     const email = normalizeEmail(body.email);
@@ -50,15 +67,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformC
     ctx.signInLimiter.reset(emailKey);
     ctx.signInLimiter.release(ipKey);
 
-    const token = newSessionToken();
-    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await deleteExpiredSessions(ctx.db, user.id);
-    await insertSession(ctx.db, token, user.id, expiresAt);
-    reply.header(
-      'set-cookie',
-      serializeCookie(SESSION_COOKIE, token, { ...cookieOptions, expires: expiresAt, maxAgeSeconds: SESSION_TTL_MS / 1000 }),
-    );
-    return { user: toUser(user) };
+    await startSession(ctx, ctx.db, reply, user.id);
+    return { user: toUser(user), ...(await assuranceOf(ctx.db, user.id, 'aal1')) };
   });
 
   addRoute(app, platformRoutes.signOut, async ({ request, reply }) => {
@@ -68,9 +78,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformC
     return { ok: true as const };
   });
 
-  addRoute(app, platformRoutes.session, async ({ identity }) => {
+  addRoute(app, platformRoutes.session, async ({ identity, request }) => {
     const user = await findUserById(ctx.db, userOf(identity).sub);
     if (!user) throw unauthorized(ServiceMessages.signInRequired);
-    return { user: toUser(user) };
+    // Through the gateway a user identity comes from the session cookie (forwarded to the platform) or
+    // from a personal access token, whose requests carry no cookie and count as aal2 (routes/sessions.ts).
+    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    const aal = token ? await sessionLevel(ctx.db, token, user.id) : 'aal2';
+    if (!aal) throw unauthorized(ServiceMessages.signInRequired);
+    return { user: toUser(user), ...(await assuranceOf(ctx.db, user.id, aal)) };
   });
 }

@@ -26,7 +26,7 @@ export async function registryRoutes(app: FastifyInstance, { ctx }: { ctx: Platf
       await lockRemote(trx, body.name);
       const existing = (await versionsOf(trx, body.name)).find((row) => row.version === body.version);
       await trx.updateTable('remote_versions').set({ active: false }).where('name', '=', body.name).where('active', '=', true).execute();
-      const fields = { entry: body.entry, contract: body.contract, mount: body.mount, title: body.title, active: true };
+      const fields = { entry: body.entry, contract: body.contract, mount: body.mount, title: body.title, areas: body.areas ? JSON.stringify(body.areas) : null, active: true };
       const row = existing
         ? await trx
             .updateTable('remote_versions')

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { FREE_PLAN_UPLOAD_LIMIT_BYTES, Permission, platformRoutes, ServiceMessages, type StorageConfig } from '@dash/contracts';
-import { addRoute, badRequest, notFound, signJwt } from '@dash/service-kit';
+import { addRoute, badRequest, notFound } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
 import { findProjectByRef } from '../db/projects';
 import { getProjectStorage, setUploadLimit } from '../db/storage-config';
@@ -12,20 +12,6 @@ export const FREE_PLAN_LIMIT_FIXED = `On the free plan the upload file size limi
 async function storageConfig(ctx: PlatformContext, projectId: number): Promise<StorageConfig> {
   const { plan, fileSizeLimit } = await getProjectStorage(ctx.db, projectId);
   return { fileSizeLimit, isFreeTier: plan === 'free' };
-}
-
-/** The first value of a header that proxies may send as a comma-separated list. */
-function firstHeader(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
-  return first || undefined;
-}
-
-/** The storage API's base URL on the origin the browser called (the gateway forwards its own). */
-function storageUrlOf(request: FastifyRequest, ref: string): string {
-  const proto = firstHeader(request, 'x-forwarded-proto') ?? 'http';
-  const host = firstHeader(request, 'x-forwarded-host') ?? firstHeader(request, 'host');
-  return `${proto}://${host}/p/${ref}/storage/v1`;
 }
 
 export async function storageConfigRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
@@ -40,16 +26,6 @@ export async function storageConfigRoutes(app: FastifyInstance, { ctx }: { ctx: 
     if (plan === 'free' && body.fileSizeLimit !== FREE_PLAN_UPLOAD_LIMIT_BYTES) throw badRequest(FREE_PLAN_LIMIT_FIXED);
     await setUploadLimit(ctx.db, id, body.fileSizeLimit);
     return storageConfig(ctx, id);
-  });
-
-  // Keys without `exp`, as a project's API keys are: they stay valid until the secret changes. `iat` is
-  // the project's creation, so the same keys come back on every read.
-  addRoute(app, platformRoutes.projectApiKeys, async ({ identity, params, request }) => {
-    const project = await memberProject(ctx, identity, params.ref, Permission.TenantSqlAdminWrite);
-    const secret = await projectJwtSecret(ctx, project);
-    const iat = Math.floor(Date.parse(project.inserted_at) / 1000);
-    const key = (role: string) => signJwt(secret, { iss: 'dash', ref: project.ref, role, iat });
-    return { storageUrl: storageUrlOf(request, project.ref), anon: key('anon'), service_role: key('service_role') };
   });
 
   addRoute(app, platformRoutes.projectStorageSettings, async ({ params }) => {

@@ -1,7 +1,8 @@
 import { storageApiBucketRoutes } from '@dash/contracts';
 import { addRoute, projectKeyCallerOf, type ServiceApp } from '@dash/service-kit';
 import { bucketChangesFrom, newApiBucketFrom } from '../bucket-rules';
-import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, updateBucket } from './buckets';
+import { bucketSettings, createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, updateBucket } from './buckets';
+import { recordBucketChange } from '../audit';
 import type { StorageContext } from '../app';
 
 /**
@@ -18,21 +19,25 @@ export function registerApiBucketRoutes(app: ServiceApp, ctx: StorageContext): v
 
   addRoute(app, storageApiBucketRoutes.createBucket, async ({ params, body, request }) => {
     const bucket = await createBucket(ctx, params.ref, projectKeyCallerOf(request), newApiBucketFrom(body));
+    recordBucketChange(ctx, request, { action: 'bucket.created', ref: params.ref, bucketId: bucket.id, details: bucketSettings(bucket) });
     return { name: bucket.name };
   });
 
   addRoute(app, storageApiBucketRoutes.updateBucket, async ({ params, body, request }) => {
-    await updateBucket(ctx, params.ref, projectKeyCallerOf(request), params.id, bucketChangesFrom(params.id, body));
+    const bucket = await updateBucket(ctx, params.ref, projectKeyCallerOf(request), params.id, bucketChangesFrom(params.id, body));
+    recordBucketChange(ctx, request, { action: 'bucket.updated', ref: params.ref, bucketId: bucket.id, details: bucketSettings(bucket) });
     return { message: 'Successfully updated' };
   });
 
   addRoute(app, storageApiBucketRoutes.emptyBucket, async ({ params, request }) => {
-    await emptyBucket(ctx, params.ref, projectKeyCallerOf(request), params.id, request.log);
+    const count = await emptyBucket(ctx, params.ref, projectKeyCallerOf(request), params.id, request.log);
+    recordBucketChange(ctx, request, { action: 'bucket.emptied', ref: params.ref, bucketId: params.id, details: { objects_deleted: count } });
     return { message: 'Successfully emptied' };
   });
 
   addRoute(app, storageApiBucketRoutes.deleteBucket, async ({ params, request }) => {
     await deleteBucket(ctx, params.ref, projectKeyCallerOf(request), params.id, { dropPolicies: false });
+    recordBucketChange(ctx, request, { action: 'bucket.deleted', ref: params.ref, bucketId: params.id });
     return { message: 'Successfully deleted' };
   });
 }

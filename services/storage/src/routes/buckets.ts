@@ -29,6 +29,7 @@ import {
   type NewBucket,
 } from '../sql/buckets';
 import type { StorageContext } from '../app';
+import { recordBucketChange } from '../audit';
 
 /*
  * Bucket operations, shared by the dashboard's routes (run as the database owner, `caller` null, after
@@ -155,19 +156,34 @@ export async function deleteBucket(
 export function registerBucketRoutes(app: ServiceApp, ctx: StorageContext): void {
   addRoute(app, storageRoutes.listBuckets, async ({ params }) => listBuckets(ctx, params.ref, null));
 
-  addRoute(app, storageRoutes.createBucket, async ({ params, body }) => createBucket(ctx, params.ref, null, newBucketFrom(body)));
+  addRoute(app, storageRoutes.createBucket, async ({ params, body, request }) => {
+    const bucket = await createBucket(ctx, params.ref, null, newBucketFrom(body));
+    recordBucketChange(ctx, request, { action: 'bucket.created', ref: params.ref, bucketId: bucket.id, details: bucketSettings(bucket) });
+    return bucket;
+  });
 
-  addRoute(app, storageRoutes.updateBucket, async ({ params, body }) =>
-    updateBucket(ctx, params.ref, null, params.id, bucketChangesFrom(params.id, body)),
-  );
+  addRoute(app, storageRoutes.updateBucket, async ({ params, body, request }) => {
+    const bucket = await updateBucket(ctx, params.ref, null, params.id, bucketChangesFrom(params.id, body));
+    recordBucketChange(ctx, request, { action: 'bucket.updated', ref: params.ref, bucketId: bucket.id, details: bucketSettings(bucket) });
+    return bucket;
+  });
 
   addRoute(app, storageRoutes.emptyBucket, async ({ params, request }) => {
     const count = await emptyBucket(ctx, params.ref, null, params.id, request.log);
+    recordBucketChange(ctx, request, { action: 'bucket.emptied', ref: params.ref, bucketId: params.id, details: { objects_deleted: count } });
     return { message: `Successfully emptied bucket ${params.id} (${count} ${count === 1 ? 'object' : 'objects'} deleted)` };
   });
 
-  addRoute(app, storageRoutes.deleteBucket, async ({ params }) => {
+  addRoute(app, storageRoutes.deleteBucket, async ({ params, request }) => {
     const deletedPolicies = await deleteBucket(ctx, params.ref, null, params.id, { dropPolicies: true });
+    recordBucketChange(ctx, request, { action: 'bucket.deleted', ref: params.ref, bucketId: params.id, details: { deleted_policies: deletedPolicies } });
     return { message: Messages.bucketDeleted(params.id), deletedPolicies };
   });
 }
+
+/** What the audit log keeps of a created or changed bucket: its settings after the change. */
+export const bucketSettings = (bucket: Bucket) => ({
+  public: bucket.public,
+  file_size_limit: bucket.file_size_limit,
+  allowed_mime_types: bucket.allowed_mime_types,
+});

@@ -1,27 +1,48 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
+import type { MenuBadge } from '@dash/contracts';
 
 export interface AreaNavItem {
   label: string;
   to: string;
+  badge?: MenuBadge;
+  /** Active only on exactly this path (an item whose path prefixes the others'). */
+  end?: boolean;
 }
 
-/** An area's own frame: a secondary menu on the left (optional) and the content. */
-export function AreaLayout({ title, nav, children }: { title: string; nav?: AreaNavItem[]; children: ReactNode }) {
+export interface AreaNavSection {
+  title?: string;
+  items: AreaNavItem[];
+}
+
+/** A secondary menu: a title and sections of links, each with an optional BETA/ALPHA badge. */
+export function MenuSections({ title, sections }: { title: string; sections: AreaNavSection[] }) {
   return (
-    <div className="dash-area">
-      {nav && (
-        <aside className="dash-area__menu" aria-label={`${title} menu`}>
-          <h2 className="dash-area__title">{title}</h2>
-          <nav>
-            {nav.map((item) => (
-              <NavLink key={item.to} to={item.to} className={({ isActive }) => `dash-area__link${isActive ? ' is-active' : ''}`}>
-                {item.label}
+    <aside className="dash-area__menu" aria-label={`${title} menu`}>
+      <h2 className="dash-area__title">{title}</h2>
+      {sections
+        .filter((section) => section.items.length > 0)
+        .map((section, index) => (
+          <nav key={section.title ?? index} className="dash-area__section" aria-label={section.title}>
+            {section.title && <h3 className="dash-area__section-title">{section.title}</h3>}
+            {section.items.map((item) => (
+              <NavLink key={item.to} to={item.to} end={item.end} className={({ isActive }) => `dash-area__link${isActive ? ' is-active' : ''}`}>
+                <span>{item.label}</span>
+                {item.badge && <span className="dash-area__badge">{item.badge}</span>}
               </NavLink>
             ))}
           </nav>
-        </aside>
-      )}
+        ))}
+    </aside>
+  );
+}
+
+/** An area's own frame: a secondary menu on the left (optional: `nav` or `sections`) and the content. */
+export function AreaLayout({ title, nav, sections, children }: { title: string; nav?: AreaNavItem[]; sections?: AreaNavSection[]; children: ReactNode }) {
+  const menu = sections ?? (nav ? [{ items: nav }] : undefined);
+  return (
+    <div className="dash-area">
+      {menu && <MenuSections title={title} sections={menu} />}
       <section className="dash-area__content">{children}</section>
     </div>
   );

@@ -1,0 +1,62 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { auditRoutes, fillPath, IDENTITY_HEADER, type AuditRecordInput, type Identity, type RouteDef, type RouteReply } from '@dash/contracts';
+import { HttpError } from './errors';
+import { signIdentity } from './identity';
+
+/**
+ * Calls a route of another service directly (not through the gateway, so `/internal/*` routes too) with a
+ * signed service identity. `baseUrl` is that service's origin. A service that does not answer in time,
+ * or answers an error, is a 502 for our caller.
+ */
+export async function callService<D extends RouteDef>(
+  baseUrl: string,
+  secret: string,
+  caller: string,
+  def: D,
+  parts: { params?: Record<string, string>; body?: unknown } = {},
+  timeoutMs = 5_000,
+): Promise<RouteReply<D>> {
+  const url = new URL(fillPath(def.url, parts.params), baseUrl);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: def.method,
+      headers: {
+        [IDENTITY_HEADER]: signIdentity(secret, { kind: 'service', sub: caller }),
+        ...(parts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: parts.body !== undefined ? JSON.stringify(parts.body) : undefined,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw new HttpError(502, `The ${def.service} service did not answer ${def.method} ${def.url}: ${(error as Error).message}`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new HttpError(502, `The ${def.service} service answered ${response.status} for ${def.method} ${def.url}`);
+  }
+  return (await response.json()) as RouteReply<D>;
+}
+
+/** Records one audit event of a change the service made (see `platformAuditRecorder`). */
+export type AuditRecorder = (event: AuditRecordInput) => Promise<void>;
+
+/** The audit log's actor of a request: the signed-in user, or null for a service or an app's key. */
+export function auditActor(identity: Identity | null): AuditRecordInput['actor'] {
+  return identity?.kind === 'user' ? { id: identity.sub, email: identity.email } : null;
+}
+
+/** Records audit events through the platform's internal audit route. */
+export function platformAuditRecorder(platformUrl: string, secret: string, serviceName: string): AuditRecorder {
+  return async (event) => {
+    await callService(platformUrl, secret, serviceName, auditRoutes.recordAudit, { body: event });
+  };
+}
+
+/**
+ * Records the event of a change that has already committed, without making the request wait: a failure to
+ * record is logged and never fails the user's request (the change is made, so the reply must say so).
+ */
+export function recordAfterCommit(recorder: AuditRecorder, log: FastifyBaseLogger, event: AuditRecordInput): void {
+  recorder(event).catch((error: unknown) => log.warn({ err: error, action: event.action, target: event.target }, 'the audit event could not be recorded'));
+}

@@ -1,0 +1,28 @@
+import { Outlet } from 'react-router-dom';
+import type { AreaNavSection } from '@dash/shell-sdk';
+import { SectionLayout } from '../layout/SectionLayout';
+import './account.css';
+
+/** The account menu (§2): preferences, access tokens, security, and the user's own audit log. */
+export const ACCOUNT_SECTIONS: AreaNavSection[] = [
+  {
+    title: 'Account settings',
+    items: [
+      { label: 'Preferences', to: '/account/me' },
+      { label: 'Access Tokens', to: '/account/tokens' },
+      { label: 'Security', to: '/account/security' },
+    ],
+  },
+  { title: 'Logs', items: [{ label: 'Audit logs', to: '/account/audit' }] },
+];
+
+/** `/account/*`: the top bar, the account menu and the page. */
+export function AccountLayout() {
+  return (
+    <SectionLayout title="Account" sections={ACCOUNT_SECTIONS}>
+      <div className="account-page">
+        <Outlet />
+      </div>
+    </SectionLayout>
+  );
+}

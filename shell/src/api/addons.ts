@@ -1,0 +1,35 @@
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { projectSettingsRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+
+type Ref = { ref: string };
+type Addons = RouteReply<typeof projectSettingsRoutes.listAddons>;
+
+/** The project's add-ons: what is selected and what can be (`selected_addons`, `available_addons`). */
+export const addonsApi = baseApi.injectEndpoints({
+  endpoints: (build) => {
+    // Both changes answer with the add-ons as they now are: put them in the cache.
+    const storeReply = async (ref: string, queryFulfilled: Promise<{ data: Addons }>, dispatch: (action: unknown) => unknown) => {
+      try {
+        const { data } = await queryFulfilled;
+        dispatch(addonsApi.util.upsertQueryData('projectAddons', { ref }, data));
+      } catch {
+        // The caller shows the failure.
+      }
+    };
+    return {
+      projectAddons: build.query<Addons, Ref>({
+        query: ({ ref }) => routeRequest(projectSettingsRoutes.listAddons, { params: { ref } }),
+      }),
+      selectAddon: build.mutation<Addons, Ref & { body: RouteBody<typeof projectSettingsRoutes.selectAddon> }>({
+        query: ({ ref, body }) => routeRequest(projectSettingsRoutes.selectAddon, { params: { ref }, body }),
+        onQueryStarted: ({ ref }, { dispatch, queryFulfilled }) => storeReply(ref, queryFulfilled, dispatch),
+      }),
+      removeAddon: build.mutation<Addons, Ref & { variant: string }>({
+        query: ({ ref, variant }) => routeRequest(projectSettingsRoutes.removeAddon, { params: { ref, variant } }),
+        onQueryStarted: ({ ref }, { dispatch, queryFulfilled }) => storeReply(ref, queryFulfilled, dispatch),
+      }),
+    };
+  },
+});
+
+export const { useProjectAddonsQuery, useSelectAddonMutation, useRemoveAddonMutation } = addonsApi;

@@ -1,0 +1,32 @@
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { projectSettingsRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+
+type Ref = { ref: string };
+const tag = (ref: string) => [{ type: 'Project' as const, id: `${ref}:database-settings` }];
+
+/** How to connect to the project database, and the reset of its admin role's password. */
+export const databaseSettingsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    databaseSettings: build.query<RouteReply<typeof projectSettingsRoutes.databaseSettings>, Ref>({
+      query: ({ ref }) => routeRequest(projectSettingsRoutes.databaseSettings, { params: { ref } }),
+      providesTags: (_r, _e, { ref }) => tag(ref),
+    }),
+    resetDatabasePassword: build.mutation<
+      RouteReply<typeof projectSettingsRoutes.resetDatabasePassword>,
+      Ref & { body: RouteBody<typeof projectSettingsRoutes.resetDatabasePassword> }
+    >({
+      query: ({ ref, body }) => routeRequest(projectSettingsRoutes.resetDatabasePassword, { params: { ref }, body }),
+      // The reply is the settings after the reset (its time): no second request.
+      async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(databaseSettingsApi.util.upsertQueryData('databaseSettings', { ref }, data));
+        } catch {
+          // The caller shows the failure.
+        }
+      },
+    }),
+  }),
+});
+
+export const { useDatabaseSettingsQuery, useResetDatabasePasswordMutation } = databaseSettingsApi;

@@ -1,0 +1,15 @@
+import { NoAccess, PageHeader } from '@dash/shell-sdk';
+import { OrganizationMessages, OrgPermission, orgRoleCan, type OrganizationDetail } from '@dash/contracts';
+import { useOrganizationAuditQuery } from '../api/audit';
+import { AuditLog } from './AuditLog';
+
+/** `/org/:slug/audit`: what was changed in the organization and its projects, by whom (owners and administrators). */
+export function OrgAuditPage({ org }: { org: OrganizationDetail }) {
+  if (!orgRoleCan(org.role, OrgPermission.AuditRead)) return <NoAccess what={OrganizationMessages.auditManagersOnly} />;
+  return (
+    <div className="ps-page org-page--wide">
+      <PageHeader title="Audit" description="Changes to members, projects, tokens, buckets and policies in this organization, newest first." />
+      <AuditLog label="Audit log" usePage={({ before }) => useOrganizationAuditQuery({ slug: org.slug, before })} />
+    </div>
+  );
+}
