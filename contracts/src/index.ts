@@ -8,6 +8,7 @@ export * from './platform';
 export * from './pg-meta';
 export * from './storage';
 export * from './logs';
+export * from './sizes';
 export * from './table-editor';
 export * from './roles';
 export * from './grid-url';

@@ -1,5 +1,4 @@
-import { Messages, type Bucket, type CreateBucketBody, type UpdateBucketBody } from '@dash/contracts';
-import { toBytes, wholeUnits, type SizeUnit } from './sizes';
+import { type Bucket, type CreateBucketBody, Messages, type SizeUnit, toBytes, type UpdateBucketBody, wholeUnits } from '@dash/contracts';
 
 export interface BucketFormValues {
   name: string;

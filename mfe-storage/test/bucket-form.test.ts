@@ -1,6 +1,5 @@
 import { Messages } from '@dash/contracts';
 import { EMPTY_BUCKET_FORM, bucketFormOf, digitsOnly, parseMimeTypes, toCreateBucketBody, toUpdateBucketBody, validateBucketForm } from '../src/bucket-form';
-import { formatBytes, toBytes, wholeUnits } from '../src/sizes';
 import { avatars, invoices } from './fixtures';
 
 describe('bucket form rules', () => {
@@ -19,25 +18,10 @@ describe('bucket form rules', () => {
     expect(validateBucketForm({ ...EMPTY_BUCKET_FORM, name: 'a', limitEnabled: true, limitValue: '0' })).toEqual({});
   });
 
-  it('keeps digits only, splits MIME lists and converts units by 1024', () => {
+  it('keeps digits only, and splits MIME lists', () => {
     expect(digitsOnly('1-2.5e3 MB')).toBe('1253');
     expect(parseMimeTypes(' image/* ,, text/plain , ')).toEqual(['image/*', 'text/plain']);
-    expect(toBytes(3, 'bytes')).toBe(3);
-    expect(toBytes(2, 'KB')).toBe(2048);
-    expect(toBytes(2, 'MB')).toBe(2097152);
-    expect(toBytes(1, 'GB')).toBe(1073741824);
-    expect(formatBytes(2097152)).toBe('2 MB');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(12)).toBe('12 bytes');
     expect(toCreateBucketBody({ ...EMPTY_BUCKET_FORM, name: 'a', mimeTypes: ' , ' }).allowed_mime_types).toBeNull();
-  });
-
-  it('keeps a limit a whole number of the largest unit that divides it', () => {
-    expect(wholeUnits(52428800)).toEqual({ value: 50, unit: 'MB' });
-    expect(wholeUnits(5368709120)).toEqual({ value: 5, unit: 'GB' });
-    expect(wholeUnits(1536)).toEqual({ value: 1536, unit: 'bytes' });
-    expect(wholeUnits(2048)).toEqual({ value: 2, unit: 'KB' });
-    expect(wholeUnits(0)).toEqual({ value: 0, unit: 'bytes' });
   });
 
   it('edits a bucket from its own values, without the name, which cannot change', () => {

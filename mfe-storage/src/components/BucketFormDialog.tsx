@@ -2,7 +2,7 @@ import { useId, useMemo, type InputHTMLAttributes } from 'react';
 import { Field, Form, useField } from 'react-final-form';
 import { useNavigate } from 'react-router-dom';
 import { Modal, ModalActions, errorMessage, shownError, useProjectRef, useToast } from '@dash/shell-sdk';
-import { Messages, type Bucket } from '@dash/contracts';
+import { type Bucket, Messages, SIZE_UNITS } from '@dash/contracts';
 import { useStorageCreateBucketMutation, useStorageUpdateBucketMutation } from '../api/buckets';
 import {
   EMPTY_BUCKET_FORM,
@@ -14,7 +14,6 @@ import {
   type BucketFormValues,
 } from '../bucket-form';
 import { storagePaths } from '../paths';
-import { SIZE_UNITS } from '../sizes';
 
 /** Keeps '' as '' (final-form would store undefined), so text values stay strings. */
 const keepText = (value: string) => value ?? '';

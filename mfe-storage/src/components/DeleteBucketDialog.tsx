@@ -1,7 +1,5 @@
-import { useId } from 'react';
-import { Field, Form } from 'react-final-form';
 import { useNavigate } from 'react-router-dom';
-import { FieldError, Modal, ModalActions, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { ConfirmByTypingDialog, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Messages, type Bucket } from '@dash/contracts';
 import { useStorageDeleteBucketMutation, useStorageEmptyBucketMutation } from '../api/buckets';
 import { storagePaths } from '../paths';
@@ -14,12 +12,11 @@ export function DeleteBucketDialog({ bucket, onClose }: { bucket: Bucket; onClos
   const ref = useProjectRef();
   const navigate = useNavigate();
   const toast = useToast();
-  const id = useId();
   const [emptyBucket, emptying] = useStorageEmptyBucketMutation();
   const [deleteBucket, deleting] = useStorageDeleteBucketMutation();
   const busy = emptying.isLoading || deleting.isLoading;
 
-  const onSubmit = async () => {
+  const onConfirm = async () => {
     try {
       await emptyBucket({ ref, id: bucket.id }).unwrap();
     } catch (error) {
@@ -38,56 +35,16 @@ export function DeleteBucketDialog({ bucket, onClose }: { bucket: Bucket; onClos
   };
 
   return (
-    <Modal
+    <ConfirmByTypingDialog
       title={Messages.confirmDeleteBucket(bucket.name)}
-      onClose={() => !busy && onClose()}
-      width={500}
-      footer={
-        <ModalActions onCancel={onClose} busy={busy} variant="danger" type="submit" form={id}>
-          {busy ? 'Deleting bucket' : 'Delete bucket'}
-        </ModalActions>
-      }
-    >
-      <div className="st-callout st-callout--danger">
-        <p className="st-callout__title">{Messages.cannotRecoverBucket}</p>
-        <p className="st-callout__text">{Messages.bucketDataLost}</p>
-      </div>
-      <Form<{ confirmation: string }>
-        initialValues={{ confirmation: '' }}
-        validate={(values) => (values.confirmation === bucket.name ? {} : { confirmation: Messages.valueDoesNotMatch })}
-        onSubmit={onSubmit}
-        subscription={{}}
-      >
-        {({ handleSubmit }) => (
-          <form id={id} className="st-form" onSubmit={handleSubmit} noValidate>
-            <Field<string> name="confirmation" parse={(value: string) => value ?? ''}>
-              {({ input, meta }) => {
-                const error = meta.submitFailed && typeof meta.error === 'string' ? meta.error : undefined;
-                return (
-                  <div className="dash-field">
-                    <label htmlFor={`${id}-input`}>
-                      Type <strong className="st-confirm-name">{bucket.name}</strong> to confirm.
-                    </label>
-                    <input
-                      {...input}
-                      id={`${id}-input`}
-                      className="dash-input"
-                      placeholder={bucket.name}
-                      autoFocus
-                      autoComplete="off"
-                      spellCheck={false}
-                      disabled={busy}
-                      aria-invalid={Boolean(error) || undefined}
-                      aria-describedby={error ? `${id}-error` : undefined}
-                    />
-                    {error && <FieldError id={`${id}-error`} error={error} />}
-                  </div>
-                );
-              }}
-            </Field>
-          </form>
-        )}
-      </Form>
-    </Modal>
+      expected={bucket.name}
+      warning={Messages.cannotRecoverBucket}
+      detail={Messages.bucketDataLost}
+      action="Delete bucket"
+      busyAction="Deleting bucket"
+      busy={busy}
+      onConfirm={() => void onConfirm()}
+      onClose={onClose}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { useExplorer } from './controller';
 import { formatDateTime } from '../format';
-import { formatBytes } from '../sizes';
+import { formatBytes } from '@dash/contracts';
 import { FolderIcon } from './icons';
 import { CorruptedMark, ItemIcon, useItemRow } from './items';
 import { ColumnStates, NewFolderInput, SelectAll, useFolderView } from './ColumnView';

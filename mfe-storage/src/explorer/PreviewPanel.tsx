@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Button, errorMessage, useToast, type AppDispatch } from '@dash/shell-sdk';
-import { Messages, STORAGE_PREVIEW_PANEL_WIDTH, STORAGE_PREVIEW_URL_EXPIRY_SECONDS } from '@dash/contracts';
+import { formatBytes, Messages, STORAGE_PREVIEW_PANEL_WIDTH, STORAGE_PREVIEW_URL_EXPIRY_SECONDS } from '@dash/contracts';
 import { fetchPreviewText, objectsApi } from '../api/objects';
 import { formatDateTime } from '../format';
-import { formatBytes } from '../sizes';
 import { absoluteUrl } from './browser';
 import { useExplorer, useWriteGate } from './controller';
 import { CloseIcon } from './icons';

@@ -1,4 +1,4 @@
-import { formatBytes } from '../sizes';
+import { formatBytes } from '@dash/contracts';
 import { cleanUploadPath, uniqueName } from './names';
 
 /** A file picked or dropped, with its path relative to the target folder (dropped folders keep their structure). */

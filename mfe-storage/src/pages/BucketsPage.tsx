@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge, EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
-import { Messages, type Bucket } from '@dash/contracts';
+import { type Bucket, formatBytes, Messages } from '@dash/contracts';
 import { useStorageBucketsQuery } from '../api/buckets';
 import { BucketActions } from '../components/BucketActions';
 import { ActionsHeader, Chips } from '../components/cells';
@@ -9,7 +9,6 @@ import { BucketFormDialog } from '../components/BucketFormDialog';
 import { NewBucketButton } from '../components/NewBucketButton';
 import { formatDate } from '../format';
 import { storagePaths } from '../paths';
-import { formatBytes } from '../sizes';
 
 /** The spec's wording for a failed list: a preview branch has no storage tenant yet. */
 export function bucketsFailureHint(error: unknown): string {

@@ -1,10 +1,9 @@
 import { useId, useMemo } from 'react';
 import { Field, Form } from 'react-final-form';
 import { Button, ErrorPanel, PageHeader, Spinner, errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
-import { FREE_PLAN_UPLOAD_LIMIT_BYTES, MAX_UPLOAD_LIMIT_BYTES, Messages, Permission, type StorageConfig } from '@dash/contracts';
+import { formatBytes, FREE_PLAN_UPLOAD_LIMIT_BYTES, MAX_UPLOAD_LIMIT_BYTES, Messages, Permission, SIZE_UNITS, type SizeUnit, type StorageConfig, toBytes, unitBytes, wholeUnits } from '@dash/contracts';
 import { useStorageConfigQuery, useUpdateStorageConfigMutation } from '../api/storage-config';
 import { digitsOnly } from '../bucket-form';
-import { SIZE_UNITS, formatBytes, toBytes, unitBytes, wholeUnits, type SizeUnit } from '../sizes';
 
 interface UploadLimitValues {
   /** Digits only, as typed. */

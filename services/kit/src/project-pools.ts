@@ -1,40 +1,19 @@
 import type pg from 'pg';
-import { gatewayPath, platformRoutes, type RouteDef, type RouteReply } from '@dash/contracts';
+import { platformRoutes } from '@dash/contracts';
 import { createPool } from './db';
-import { HttpError } from './errors';
-import { signIdentity } from './identity';
 import type { ProjectRole } from './project-bootstrap';
+import { callService } from './service-calls';
+
+/** What a service says when the platform knows no project of that ref. */
+export const PROJECT_NOT_FOUND = 'Project not found';
 
 /** Finds the connection string of one of a project's roles; throws HttpError(404) for an unknown project. */
 export type ConnectionResolver = (ref: string, role: ProjectRole) => Promise<string>;
 
-/**
- * Calls an internal GET route of the platform service over HTTP with a signed service identity.
- * `platformUrl` is the service's own origin, e.g. http://127.0.0.1:8091. An unknown project is a 404.
- */
-export async function platformInternalGet<D extends RouteDef>(
-  platformUrl: string,
-  secret: string,
-  serviceName: string,
-  def: D,
-  params: Record<string, string>,
-  query: Record<string, string> = {},
-): Promise<RouteReply<D>> {
-  const path = gatewayPath(def, params).replace(/^\/api\/platform/, '');
-  const url = new URL(path, platformUrl);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  const response = await fetch(url, {
-    headers: { 'x-dash-identity': signIdentity(secret, { kind: 'service', sub: serviceName }) },
-  });
-  if (response.status === 404) throw new HttpError(404, 'Project not found');
-  if (!response.ok) throw new HttpError(502, `The platform service answered ${response.status} for ${path}`);
-  return (await response.json()) as RouteReply<D>;
-}
-
 /** Asks the platform service for the connection string of one of a project's roles. */
 export function platformConnectionResolver(platformUrl: string, secret: string, serviceName: string): ConnectionResolver {
   return async (ref, role) =>
-    (await platformInternalGet(platformUrl, secret, serviceName, platformRoutes.projectConnection, { ref }, { role })).connectionString;
+    (await callService(platformUrl, secret, serviceName, platformRoutes.projectConnection, { params: { ref }, query: { role }, notFound: PROJECT_NOT_FOUND })).connectionString;
 }
 
 /** SQLSTATE invalid_password: the server refused the login's password. */

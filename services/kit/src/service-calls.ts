@@ -6,17 +6,19 @@ import { signIdentity } from './identity';
 /**
  * Calls a route of another service directly (not through the gateway, so `/internal/*` routes too) with a
  * signed service identity. `baseUrl` is that service's origin. A service that does not answer in time,
- * or answers an error, is a 502 for our caller.
+ * or answers an error, is a 502 for our caller; with `notFound`, its 404 is a 404 with that message (an
+ * unknown project, say).
  */
 export async function callService<D extends RouteDef>(
   baseUrl: string,
   secret: string,
   caller: string,
   def: D,
-  parts: { params?: Record<string, string>; body?: unknown } = {},
+  parts: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown; notFound?: string } = {},
   timeoutMs = 5_000,
 ): Promise<RouteReply<D>> {
   const url = new URL(fillPath(def.url, parts.params), baseUrl);
+  for (const [name, value] of Object.entries(parts.query ?? {})) url.searchParams.set(name, value);
   let response: Response;
   try {
     response = await fetch(url, {
@@ -33,9 +35,26 @@ export async function callService<D extends RouteDef>(
   }
   if (!response.ok) {
     await response.body?.cancel();
+    if (response.status === 404 && parts.notFound) throw new HttpError(404, parts.notFound);
     throw new HttpError(502, `The ${def.service} service answered ${response.status} for ${def.method} ${def.url}`);
   }
   return (await response.json()) as RouteReply<D>;
+}
+
+/**
+ * A project's settings as another service keeps them, read through `load` at most once per `ttlMs` per
+ * project; a failed read is forgotten at once, so the next request asks again.
+ */
+export function cachedPerProject<T>(ttlMs: number, load: (ref: string) => Promise<T>): (ref: string) => Promise<T> {
+  const cache = new Map<string, { at: number; value: Promise<T> }>();
+  return (ref) => {
+    const hit = cache.get(ref);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+    const value = load(ref);
+    value.catch(() => cache.delete(ref));
+    cache.set(ref, { at: Date.now(), value });
+    return value;
+  };
 }
 
 /** Records one audit event of a change the service made (see `platformAuditRecorder`). */

@@ -1,5 +1,5 @@
 import { contentRoutes, type SqlEditorSettings } from '@dash/contracts';
-import { envPort, listen, platformAuditRecorder, platformConnectionResolver, platformInternalGet, requireEnv } from '@dash/service-kit';
+import { cachedPerProject, callService, envPort, listen, platformAuditRecorder, platformConnectionResolver, PROJECT_NOT_FOUND, requireEnv } from '@dash/service-kit';
 import { buildApp } from './app';
 
 /**
@@ -22,16 +22,9 @@ async function main(): Promise<void> {
 
 /** The project's SQL editor settings, asked of the platform at most every few seconds per project. */
 function cachedSettings(platformUrl: string, secret: string): (ref: string) => Promise<SqlEditorSettings> {
-  const TTL_MS = 5_000;
-  const cache = new Map<string, { at: number; settings: Promise<SqlEditorSettings> }>();
-  return (ref) => {
-    const hit = cache.get(ref);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
-    const settings = platformInternalGet(platformUrl, secret, 'pg-meta', contentRoutes.internalSqlEditorSettings, { ref });
-    settings.catch(() => cache.delete(ref));
-    cache.set(ref, { at: Date.now(), settings });
-    return settings;
-  };
+  return cachedPerProject(5_000, (ref) =>
+    callService(platformUrl, secret, 'pg-meta', contentRoutes.internalSqlEditorSettings, { params: { ref }, notFound: PROJECT_NOT_FOUND }),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ export { ConfirmProvider, type ConfirmOptions } from './confirm';
 export { Button, type ButtonProps } from './ui/Button';
 export { Tooltip } from './ui/Tooltip';
 export { Modal, ModalActions } from './ui/Modal';
+export { ConfirmByTypingDialog } from './ui/ConfirmByTyping';
 export { MenuButton, MoreIcon, enabledMenuItems, handleMenuKey, type MenuItem } from './ui/Menu';
 export { Spinner, EmptyState, ErrorPanel, InlineError, NoAccess, Badge } from './ui/States';
 export { AreaLayout, MenuSections, PageHeader, type AreaNavItem, type AreaNavSection } from './ui/Layout';

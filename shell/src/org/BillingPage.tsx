@@ -1,18 +1,9 @@
 import { Link } from 'react-router-dom';
 import { Badge, ErrorPanel, errorMessage, PageHeader, Spinner } from '@dash/shell-sdk';
-import {
-  BILLING_CURRENCY,
-  canSeeInvoices,
-  OVERAGE_CENTS_PER_GIB,
-  PLAN_PRICES,
-  PROJECT_PLANS,
-  USAGE_METRIC_LABELS,
-  USAGE_METRICS,
-  type OrganizationDetail,
-} from '@dash/contracts';
+import { BILLING_CURRENCY, canSeeInvoices, formatBytes, type OrganizationDetail, OVERAGE_CENTS_PER_GIB, PLAN_PRICES, PROJECT_PLANS, USAGE_METRIC_LABELS, USAGE_METRICS } from '@dash/contracts';
 import { useGetUsageQuery } from '../api/usage';
 import { SettingsCard } from '../settings/parts';
-import { formatBytes, formatCents } from './format';
+import { formatCents } from './format';
 
 /** Billing (hosted only): each project's plan, the price table statements are made from, and where to go next. */
 export function BillingPage({ org }: { org: OrganizationDetail }) {

@@ -1,9 +1,8 @@
 import { useSearchParams } from 'react-router-dom';
 import { Badge, EmptyState, ErrorPanel, errorMessage, PageHeader, Spinner } from '@dash/shell-sdk';
-import { PLAN_PRICES, USAGE_METRIC_LABELS, USAGE_METRICS, type OrganizationDetail, type ProjectUsage } from '@dash/contracts';
+import { formatBytes, type OrganizationDetail, PLAN_PRICES, type ProjectUsage, USAGE_METRIC_LABELS, USAGE_METRICS } from '@dash/contracts';
 import { useListProjectsQuery } from '../api/projects';
 import { useGetUsageQuery } from '../api/usage';
-import { formatBytes } from './format';
 
 /**
  * Usage (hosted only): this month's database size, stored bytes and egress of each project against its

@@ -1,22 +1,9 @@
 import { Navigate } from 'react-router-dom';
 import { EmptyState, ErrorPanel, errorMessage, PageHeader, Spinner, useProjectRef } from '@dash/shell-sdk';
-import { ProjectMessages } from '@dash/contracts';
+import { formatBytes, ProjectMessages } from '@dash/contracts';
 import { useGetProjectQuery } from '../api/projects';
 import { useProjectInfrastructureQuery } from '../api/project-lifecycle';
 import './projects.css';
-
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/** Bytes in the spec's units (each step 1024), e.g. "7.52 MB". */
-function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(2)} ${UNITS[unit]}`;
-}
 
 /**
  * Project settings, Infrastructure: the Postgres version and database size, read from the project's

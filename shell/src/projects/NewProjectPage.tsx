@@ -1,10 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { Field, Form } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { Button, EmptyState, errorMessage, FieldError, shownError, Spinner, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, errorMessage, FieldError, Spinner, useToast } from '@dash/shell-sdk';
 import {
-  databasePasswordStrength,
   newProjectPasswordProblem,
   Permission,
   PROJECT_NAME_MAX,
@@ -18,15 +17,8 @@ import { useListOrganizationsQuery } from '../api/organizations';
 import { useCreateProjectMutation } from '../api/project-lifecycle';
 import { FullPageError } from '../errors/FullPageError';
 import { TopBar } from '../layout/TopBar';
-import { generateDatabasePassword } from './password';
+import { DatabasePasswordField, editedError } from './DatabasePasswordField';
 import './projects.css';
-
-/**
- * A field's error once the user has edited and left it, or tried to submit. Leaving an untouched field
- * shows nothing: its error line would push the submit button down under the click that left it.
- */
-const editedError = (meta: { error?: unknown; touched?: boolean; modified?: boolean; submitFailed?: boolean }) =>
-  shownError({ error: meta.error, submitFailed: meta.submitFailed, touched: meta.touched && meta.modified });
 
 interface Values {
   organization: string;
@@ -90,7 +82,6 @@ function NewProjectForm({ organizations, initial }: { organizations: Organizatio
   const navigate = useNavigate();
   const toast = useToast();
   const [createProject] = useCreateProjectMutation();
-  const [revealed, setRevealed] = useState(false);
 
   const onSubmit = async (values: Values) => {
     try {
@@ -110,7 +101,7 @@ function NewProjectForm({ organizations, initial }: { organizations: Organizatio
       onSubmit={onSubmit}
       subscription={{ submitting: true, submitError: true }}
     >
-      {({ handleSubmit, submitting, submitError, form }) => (
+      {({ handleSubmit, submitting, submitError }) => (
         <form className="dash-card shell-new-project__card" onSubmit={handleSubmit} noValidate aria-labelledby={`${id}-title`}>
           <header className="dash-card__header shell-new-project__header">
             <div>
@@ -165,61 +156,7 @@ function NewProjectForm({ organizations, initial }: { organizations: Organizatio
                 );
               }}
             </Field>
-            <Field<string> name="password">
-              {({ input, meta }) => {
-                const error = editedError(meta);
-                const strength = databasePasswordStrength(input.value);
-                return (
-                  <div className="dash-field">
-                    <div className="dash-field__label-row">
-                      <label htmlFor={`${id}-password`}>Database password</label>
-                      <span className="shell-new-project__password-actions">
-                        <Button size="sm" variant="ghost" onClick={() => setRevealed((v) => !v)} aria-pressed={revealed} disabled={submitting}>
-                          {revealed ? 'Hide' : 'Show'}
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          disabled={submitting}
-                          onClick={() => {
-                            form.change('password', generateDatabasePassword());
-                            setRevealed(true);
-                          }}
-                        >
-                          Generate a password
-                        </Button>
-                      </span>
-                    </div>
-                    <input
-                      {...input}
-                      id={`${id}-password`}
-                      type={revealed ? 'text' : 'password'}
-                      className="dash-input shell-new-project__password"
-                      autoComplete="new-password"
-                      spellCheck={false}
-                      disabled={submitting}
-                      aria-invalid={Boolean(error) || undefined}
-                      aria-describedby={`${id}-strength ${error ? `${id}-password-error` : `${id}-password-hint`}`}
-                    />
-                    <div className="shell-strength" id={`${id}-strength`} aria-live="polite">
-                      <span className={`shell-strength__bar shell-strength__bar--${strength.score}`} aria-hidden>
-                        {[1, 2, 3, 4].map((step) => (
-                          <span key={step} className={step <= strength.score ? 'is-on' : undefined} />
-                        ))}
-                      </span>
-                      <span className="shell-strength__label">Strength: {strength.label}</span>
-                    </div>
-                    {error ? (
-                      <FieldError id={`${id}-password-error`} error={error} />
-                    ) : (
-                      <span className="dash-field__hint" id={`${id}-password-hint`}>
-                        {ProjectMessages.passwordHint}
-                      </span>
-                    )}
-                  </div>
-                );
-              }}
-            </Field>
+            <DatabasePasswordField id={id} label="Database password" disabled={Boolean(submitting)} />
             {submitError && (
               <p className="shell-new-project__error" role="alert">
                 {submitError}

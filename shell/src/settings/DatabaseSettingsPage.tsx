@@ -1,23 +1,21 @@
 import { useId, useState } from 'react';
-import { Field, Form } from 'react-final-form';
+import { Form } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
 import {
   Button,
   ErrorPanel,
-  FieldError,
   Modal,
   ModalActions,
   PageHeader,
   Spinner,
   errorMessage,
-  shownError,
   usePermission,
   useProjectRef,
   useToast,
 } from '@dash/shell-sdk';
-import { newProjectPasswordProblem, Permission, ProjectMessages, ProjectSettingsMessages, type DatabaseSettings } from '@dash/contracts';
+import { newProjectPasswordProblem, Permission, ProjectSettingsMessages, type DatabaseSettings } from '@dash/contracts';
 import { useDatabaseSettingsQuery, useResetDatabasePasswordMutation } from '../api/database-settings';
-import { generateDatabasePassword } from '../projects/password';
+import { DatabasePasswordField } from '../projects/DatabasePasswordField';
 import { CopyButton, formatWhen, SettingsCard, ValueRow } from './parts';
 
 /** `/project/:ref/settings/database`: how to connect to the project database, and its password. */
@@ -98,7 +96,6 @@ function ResetPasswordDialog({ user, onClose }: { user: string; onClose: () => v
   const id = useId();
   const toast = useToast();
   const [reset] = useResetDatabasePasswordMutation();
-  const [revealed, setRevealed] = useState(false);
 
   const onSubmit = async ({ password }: { password: string }) => {
     try {
@@ -118,7 +115,7 @@ function ResetPasswordDialog({ user, onClose }: { user: string; onClose: () => v
       onSubmit={onSubmit}
       subscription={{ submitting: true, submitError: true }}
     >
-      {({ handleSubmit, submitting, submitError, form }) => (
+      {({ handleSubmit, submitting, submitError }) => (
         <Modal
           title="Reset database password"
           onClose={() => !submitting && onClose()}
@@ -130,53 +127,7 @@ function ResetPasswordDialog({ user, onClose }: { user: string; onClose: () => v
           }
         >
           <form id={`${id}-form`} className="ps-dialog-form" onSubmit={handleSubmit} noValidate>
-            <Field<string> name="password">
-              {({ input, meta }) => {
-                const error = shownError(meta);
-                return (
-                  <div className="dash-field">
-                    <div className="dash-field__label-row">
-                      <label htmlFor={`${id}-password`}>New password for {user}</label>
-                      <span className="ps-password-actions">
-                        <Button size="sm" variant="ghost" onClick={() => setRevealed((v) => !v)} aria-pressed={revealed} disabled={submitting}>
-                          {revealed ? 'Hide' : 'Show'}
-                        </Button>
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          disabled={submitting}
-                          onClick={() => {
-                            form.change('password', generateDatabasePassword());
-                            setRevealed(true);
-                          }}
-                        >
-                          Generate a password
-                        </Button>
-                      </span>
-                    </div>
-                    <input
-                      {...input}
-                      id={`${id}-password`}
-                      type={revealed ? 'text' : 'password'}
-                      className="dash-input mono"
-                      autoComplete="new-password"
-                      spellCheck={false}
-                      autoFocus
-                      disabled={submitting}
-                      aria-invalid={Boolean(error) || undefined}
-                      aria-describedby={error ? `${id}-error` : `${id}-hint`}
-                    />
-                    {error ? (
-                      <FieldError id={`${id}-error`} error={error} />
-                    ) : (
-                      <span className="dash-field__hint" id={`${id}-hint`}>
-                        {ProjectMessages.passwordHint}
-                      </span>
-                    )}
-                  </div>
-                );
-              }}
-            </Field>
+            <DatabasePasswordField id={id} label={`New password for ${user}`} disabled={Boolean(submitting)} autoFocus />
             {submitError && (
               <p className="ps-form-error" role="alert">
                 {submitError}
