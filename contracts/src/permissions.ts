@@ -62,7 +62,15 @@ export const ROLE_PERMISSIONS: Record<OrgRole, readonly PermissionName[]> = {
 };
 
 export function roleHasPermission(role: OrgRole | undefined, permission: PermissionName): boolean {
-  return role !== undefined && ROLE_PERMISSIONS[role].includes(permission);
+  return role !== undefined && Object.hasOwn(ROLE_PERMISSIONS, role) && ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/**
+ * A member's role in a project, from a map of project ref → role. Refs come from URLs, so only the map's
+ * own keys count: `constructor` or `__proto__` must not find Object.prototype's properties.
+ */
+export function projectRole(projects: Readonly<Record<string, OrgRole>>, ref: string): OrgRole | undefined {
+  return Object.hasOwn(projects, ref) ? projects[ref] : undefined;
 }
 
 /**

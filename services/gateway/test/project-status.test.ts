@@ -69,6 +69,13 @@ describe('a project that is not active', () => {
     ]);
   });
 
+  it('treats a ref named like an Object.prototype property as a project the member does not have', async () => {
+    for (const ref of ['constructor', 'toString', '__proto__']) {
+      expect((await get(`/api/pg-meta/${ref}/tables`)).status).toBe(200);
+    }
+    expect(upstreams.statusCalls).toEqual([]);
+  });
+
   it('tells a non-member nothing: the service answers them as it would', async () => {
     upstreams.projectStatuses.set('paused', 'INACTIVE');
     expect((await get('/api/pg-meta/paused/tables', 'tok-stranger')).status).toBe(200);

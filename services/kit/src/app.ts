@@ -1,11 +1,13 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import pg from 'pg';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ErrorReply,
   IDENTITY_HEADER,
   ServiceMessages,
+  projectRole,
   roleHasPermission,
   type AccessRule,
   type Identity,
@@ -92,6 +94,9 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(reply, error.statusCode, error.message, error.code);
     }
+    // SQLSTATE class 22, data exception: a value the client sent that Postgres cannot hold (NUL in text,
+    // a year 0, a number out of range). The client's mistake, whichever query met it.
+    if (error instanceof pg.DatabaseError && error.code?.startsWith('22')) return sendError(reply, 400, error.message, error.code);
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, 'Internal server error');
   });
@@ -121,7 +126,7 @@ function enforceAccess(rule: Exclude<AccessRule, { kind: 'project_key' }>, reque
     case 'project': {
       if (identity?.kind !== 'user') throw new HttpError(401, ServiceMessages.signInRequired);
       const ref = (request.params as { ref?: string } | undefined)?.ref;
-      const role = ref === undefined ? undefined : identity.projects[ref];
+      const role = ref === undefined ? undefined : projectRole(identity.projects, ref);
       // A project the caller is not a member of does not exist for them.
       if (!role) throw new HttpError(404, ServiceMessages.projectNotFound);
       if (!roleHasPermission(role, rule.permission)) throw new HttpError(403, ServiceMessages.forbidden);

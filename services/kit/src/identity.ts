@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { Identity, IDENTITY_TTL_SECONDS } from '@dash/contracts';
+import { Identity, IDENTITY_TTL_SECONDS, type OrgRole } from '@dash/contracts';
 
 type Unsigned<T> = T extends unknown ? Omit<T, 'exp'> : never;
 
@@ -28,5 +28,8 @@ export function verifyIdentity(secret: string, token: string | undefined): Ident
     return null;
   }
   if (!Value.Check(Identity, decoded)) return null;
-  return decoded.exp >= Math.floor(Date.now() / 1000) ? decoded : null;
+  if (decoded.exp < Math.floor(Date.now() / 1000)) return null;
+  // Refs come from URLs: a lookup of `constructor` must not find Object.prototype's.
+  if (decoded.kind === 'user') decoded.projects = Object.assign(Object.create(null) as Record<string, OrgRole>, decoded.projects);
+  return decoded;
 }

@@ -130,6 +130,13 @@ describe('addRoute', () => {
     expect(res.json().message).toBe(ServiceMessages.projectNotFound);
   });
 
+  it('answers 404 for a project ref that names an Object.prototype property', async () => {
+    for (const ref of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const res = await app.inject({ method: 'GET', url: `/${ref}/things/1`, headers: userHeaders({ proj: 'owner' }) });
+      expect([ref, res.statusCode, res.json().message]).toEqual([ref, 404, ServiceMessages.projectNotFound]);
+    }
+  });
+
   it('keeps internal routes for services', async () => {
     const asUser = await app.inject({ method: 'GET', url: '/internal/ping', headers: owner });
     expect(asUser.statusCode).toBe(403);

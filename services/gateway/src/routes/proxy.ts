@@ -9,6 +9,7 @@ import {
   SESSION_CHANGING_ROUTES,
   accountRoutes,
   SESSION_COOKIE,
+  projectRole,
   type ServiceName,
 } from '@dash/contracts';
 import { readCookie, sendError } from '@dash/service-kit';
@@ -123,7 +124,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
       if (projectWrite) projectWrites.set(request, { token, ref: projectWrite[1] });
       // A member's call to a project that is paused or coming up stops here; anyone else learns nothing of it.
       const ref = PROJECT_SERVICES.includes(service) ? REF_SEGMENT.exec(path)?.[1] : undefined;
-      if (ref && session?.projects[ref]) {
+      if (ref && session && projectRole(session.projects, ref)) {
         const unavailable = unavailableMessage(ref, await options.projectStatuses.status(ref));
         if (unavailable) return sendError(reply, 503, unavailable);
       }

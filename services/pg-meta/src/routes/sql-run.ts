@@ -1,5 +1,6 @@
 import {
   Permission,
+  projectRole,
   roleHasPermission,
   ServiceMessages,
   SQL_EXPORT_TOKEN_TTL_SECONDS,
@@ -23,7 +24,7 @@ import type { PgMetaContext } from '../app';
  */
 export function editorAccess(identity: Identity | null, ref: string, runAs: SqlRunAs | undefined): EditorAccess {
   const user = userOf(identity);
-  const mayWrite = roleHasPermission(user.projects[ref], Permission.TenantSqlQuery);
+  const mayWrite = roleHasPermission(projectRole(user.projects, ref), Permission.TenantSqlQuery);
   if (!mayWrite && runAs && runAs.role !== 'postgres') throw forbidden(ServiceMessages.forbidden);
   return { sub: user.sub, poolRole: mayWrite ? 'admin' : 'read_only', readOnly: !mayWrite, ...(runAs ? { runAs } : {}) };
 }
