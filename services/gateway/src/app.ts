@@ -94,7 +94,7 @@ export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp
     secret: config.secret,
     sessions,
     projectStatuses,
-    publicProtocol: new URL(publicOrigins[0]!).protocol.replace(':', ''),
+    publicProtocol: new URL(publicOrigins[0]!).protocol === 'https:' ? 'https' : 'http',
   });
   const shell = await registerShell(app, config.shellDir);
   app.setNotFoundHandler((request, reply) => {

@@ -4,6 +4,8 @@ import { projectRefOf } from '../src/edge-logs';
 import { forwardHeaders, proxyTarget } from '../src/routes/proxy';
 import { cacheControlFor, isSpaRoute } from '../src/routes/shell';
 import { hashToken } from '../src/sessions';
+import { verifyForwardedClient } from '@dash/service-kit';
+import { TEST_SECRET } from '@dash/service-kit/dist/testing';
 
 describe('projectRefOf', () => {
   it.each([
@@ -55,23 +57,29 @@ describe('forwardHeaders', () => {
         forwarded: 'for=6.6.6.6',
         cookie: 'dash_session=t',
         accept: 'application/json',
+        'x-dash-forwarded': 'forged',
       },
       'pg-meta',
       'signed.identity',
-      'http',
+      'https',
+      TEST_SECRET,
     );
-    expect(out).toEqual({
+    const { 'x-dash-forwarded': forwarded, ...rest } = out;
+    expect(rest).toEqual({
       host: 'upstream:1',
       accept: 'application/json',
       'x-forwarded-for': '10.1.2.3',
-      'x-forwarded-proto': 'http',
+      'x-forwarded-proto': 'https',
       'x-forwarded-host': 'dash.local:8080',
       'x-dash-identity': 'signed.identity',
     });
+    // Services believe only the signed word on where the request came from.
+    expect(verifyForwardedClient(TEST_SECRET, forwarded as string)).toMatchObject({ ip: '10.1.2.3', proto: 'https' });
+    expect(verifyForwardedClient('another-secret', forwarded as string)).toBeNull();
   });
 
   it('keeps the cookie for the platform and sends no identity without a session', () => {
-    const out = forwardHeaders({ ip: '::1', headers: {} }, { cookie: 'dash_session=t', 'x-dash-identity': 'x' }, 'platform', undefined, 'https');
+    const out = forwardHeaders({ ip: '::1', headers: {} }, { cookie: 'dash_session=t', 'x-dash-identity': 'x' }, 'platform', undefined, 'https', TEST_SECRET);
     expect(out.cookie).toBe('dash_session=t');
     expect(out['x-dash-identity']).toBeUndefined();
   });

@@ -5,11 +5,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ErrorReply,
+  FORWARDED_HEADER,
   IDENTITY_HEADER,
   ServiceMessages,
   projectRole,
   roleHasPermission,
   type AccessRule,
+  type ForwardedClient,
   type Identity,
   type RouteBody,
   type RouteDef,
@@ -18,7 +20,7 @@ import {
   type RouteReply,
 } from '@dash/contracts';
 import { HttpError, statusText } from './errors';
-import { verifyIdentity } from './identity';
+import { verifyForwardedClient, verifyIdentity } from './identity';
 import type { JwtClaims } from './jwt';
 
 /** The caller of a `project_key` route, as the service's verifier found it in the request's token. */
@@ -33,6 +35,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     identity: Identity | null;
     projectKeyCaller: ProjectKeyCaller | null;
+    /** Where the request came from, as the gateway signed it; null when it did not come through the gateway. */
+    forwardedClient: ForwardedClient | null;
   }
   interface FastifyContextConfig {
     access?: AccessRule;
@@ -75,11 +79,14 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   app.addSchema(ErrorReply);
   app.decorateRequest('identity', null);
   app.decorateRequest('projectKeyCaller', null);
+  app.decorateRequest('forwardedClient', null);
   const verifyProjectKey = options.verifyProjectKey;
   if (verifyProjectKey) app.decorate(PROJECT_KEY_VERIFIER, verifyProjectKey);
   app.addHook('onRequest', async (request) => {
     const header = request.headers[IDENTITY_HEADER];
     request.identity = verifyIdentity(options.secret, Array.isArray(header) ? header[0] : header);
+    const forwarded = request.headers[FORWARDED_HEADER];
+    request.forwardedClient = verifyForwardedClient(options.secret, Array.isArray(forwarded) ? forwarded[0] : forwarded);
   });
   // preValidation: the caller learns nothing about a route's input rules before access is granted.
   app.addHook('preValidation', async (request) => {

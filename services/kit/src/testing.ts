@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase, withDatabase } from './db';
-import { signIdentity } from './identity';
+import { signForwardedClient, signIdentity } from './identity';
 import pg from 'pg';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
-import type { OrgRole } from '@dash/contracts';
+import { FORWARDED_HEADER, type OrgRole } from '@dash/contracts';
 import type { ServiceApp } from './app';
 import { notFound } from './errors';
 import { bootstrapProjectDatabase, dropProjectDatabase, type ProjectConnections } from './project-bootstrap';
@@ -39,6 +39,11 @@ export async function createTestProjectDatabase(prefix = 't'): Promise<{ name: s
 export const TEST_SECRET = 'test-secret-for-signed-identities';
 
 /** Headers that carry a signed identity, as the gateway would send them. */
+/** The header the gateway adds to say a request came from `ip` (see `ForwardedClient`). */
+export function forwardedFrom(ip: string, proto: 'http' | 'https' = 'http') {
+  return { [FORWARDED_HEADER]: signForwardedClient(TEST_SECRET, { ip, proto }) };
+}
+
 export function userHeaders(projects: Record<string, OrgRole>, sub = 'user-1', email = 'user@example.com') {
   return { 'x-dash-identity': signIdentity(TEST_SECRET, { kind: 'user', sub, email, projects }) };
 }

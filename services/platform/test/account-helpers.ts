@@ -1,5 +1,5 @@
 import { platformRoutes, SESSION_COOKIE, type OrgRole, type RouteReply } from '@dash/contracts';
-import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
+import { forwardedFrom, serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
 import { createOrg, createUser, expectContract, insertProjectRow, PASSWORD, type TestPlatform } from './helpers';
 
 export type Resolved = RouteReply<typeof platformRoutes.resolveSession>;
@@ -33,7 +33,7 @@ export async function signInAs(platform: TestPlatform, email: string): Promise<B
     method: 'POST',
     url: '/auth/sign-in',
     payload: { email, password: PASSWORD },
-    headers: { 'x-forwarded-for': `10.1.0.${nextIp++}` },
+    headers: forwardedFrom(`10.1.0.${nextIp++}`),
   });
   const reply = expectContract<RouteReply<typeof platformRoutes.signIn>>(platformRoutes.signIn, res);
   const token = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(String(res.headers['set-cookie']))![1]!;

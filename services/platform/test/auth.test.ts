@@ -1,5 +1,6 @@
-import { platformRoutes, ServiceMessages, SESSION_COOKIE, SIGN_IN_MAX_ATTEMPTS, type User } from '@dash/contracts';
-import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
+import { signForwardedClient } from '@dash/service-kit';
+import { FORWARDED_HEADER, platformRoutes, ServiceMessages, SESSION_COOKIE, SIGN_IN_MAX_ATTEMPTS, type User } from '@dash/contracts';
+import { forwardedFrom, serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
 import { buildPlatformApp } from '../src/app';
 import { sha256Hex } from '../src/crypto';
 import { createUser, expectContract, expectError, PASSWORD, query, startPlatform, type TestPlatform } from './helpers';
@@ -22,7 +23,7 @@ function signIn(body: unknown, ip: string, headers: Record<string, string> = {})
     method: 'POST',
     url: '/auth/sign-in',
     payload: body as Record<string, unknown>,
-    headers: { 'x-forwarded-for': ip, ...headers },
+    headers: { ...forwardedFrom(ip), ...headers },
   });
 }
 
@@ -115,7 +116,7 @@ describe('sign-in', () => {
       method: 'POST',
       url: '/auth/sign-in',
       payload: '{"email":',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      headers: { 'content-type': 'application/json', ...forwardedFrom(ip) },
     });
     expectError(platformRoutes.signIn, badJson, 400);
   });
@@ -155,17 +156,28 @@ describe('sign-in', () => {
     expect((await signIn({ email: 'owner@example.com', password: 'bad' }, ip)).statusCode).toBe(429);
   });
 
-  it('does not trust x-forwarded-for from a non-loopback peer: spoofed addresses do not dodge the limit', async () => {
+  it.each([
+    ['a client-sent x-forwarded-for from another host', '192.0.2.1', (i: number) => ({ 'x-forwarded-for': `203.0.113.${i}` })],
+    ['a client-sent x-forwarded-for from this host', '127.0.0.1', (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}` })],
+    ['a forwarded address signed with another secret', '127.0.0.2', (i: number) => ({ [FORWARDED_HEADER]: signForwardedClient('not-the-secret', { ip: `192.0.2.${i}`, proto: 'http' }) })],
+  ])('keys the limit on the peer, not on %s: spoofed addresses do not dodge it', async (_what, peer, spoof) => {
     const attempt = (i: number) =>
       platform.app.inject({
         method: 'POST',
         url: '/auth/sign-in',
         payload: { email: 'owner@example.com', password: `spoof-${i}` },
-        remoteAddress: '192.0.2.1',
-        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        remoteAddress: peer,
+        headers: spoof(i),
       });
     for (let i = 0; i < SIGN_IN_MAX_ATTEMPTS; i++) expect((await attempt(i)).statusCode).toBe(401);
     expectError(platformRoutes.signIn, await attempt(99), 429, ServiceMessages.tooManySignIns);
+  });
+
+  it('marks the session cookie Secure when the gateway says the public URL is https', async () => {
+    const secure = await signIn({ email: 'owner@example.com', password: PASSWORD }, freshIp(), forwardedFrom(freshIp(), 'https'));
+    expect(sessionCookie(secure.headers['set-cookie'])).toMatch(/; Secure/i);
+    const plain = await signIn({ email: 'owner@example.com', password: PASSWORD }, freshIp());
+    expect(sessionCookie(plain.headers['set-cookie'])).not.toMatch(/Secure/i);
   });
 });
 

@@ -6,7 +6,9 @@ import { forwardHeaders, upstreamFailed } from './proxy';
 
 export interface ProjectApiOptions {
   storageUrl: string;
-  publicProtocol: string;
+  publicProtocol: 'http' | 'https';
+  /** Signs where each request came from (`ForwardedClient`). */
+  secret: string;
   projectStatuses: ProjectStatusCache;
 }
 
@@ -70,7 +72,7 @@ export async function projectApiRoutes(app: FastifyInstance, options: ProjectApi
       if (unavailable) return sendError(reply, 503, unavailable);
       return reply.from(`${options.storageUrl}${target.path}`, {
         retryDelay: () => null,
-        rewriteRequestHeaders: (req, headers) => forwardHeaders(req, headers as IncomingHttpHeaders, 'storage', undefined, options.publicProtocol),
+        rewriteRequestHeaders: (req, headers) => forwardHeaders(req, headers as IncomingHttpHeaders, 'storage', undefined, options.publicProtocol, options.secret),
         onError: (replyToSend, { error }) => upstreamFailed(replyToSend as FastifyReply, 'storage', error),
       });
     },

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import {
   AccountMessages,
+  FORWARDED_HEADER,
   IDENTITY_HEADER,
   MFA_PENDING_ROUTES,
   MFA_REQUIRED_CODE,
@@ -12,7 +13,7 @@ import {
   projectRole,
   type ServiceName,
 } from '@dash/contracts';
-import { readCookie, sendError } from '@dash/service-kit';
+import { readCookie, sendError, signForwardedClient } from '@dash/service-kit';
 import { SERVICES } from '../config';
 import { unavailableMessage, type ProjectStatusCache } from '../project-status';
 import { awaitingMfa, bearerToken, routeMatcher, userIdentityHeader, type SessionResolver } from '../sessions';
@@ -24,7 +25,7 @@ export interface ProxyOptions {
   sessions: SessionResolver;
   projectStatuses: ProjectStatusCache;
   /** `http` or `https`, for x-forwarded-proto. */
-  publicProtocol: string;
+  publicProtocol: 'http' | 'https';
 }
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
@@ -133,7 +134,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
         // An upstream's 503 is its answer: do not retry it (reply-from retries GETs on 503 by default).
         retryDelay: () => null,
         rewriteRequestHeaders: (req, headers) => {
-          const out = forwardHeaders(req, headers as IncomingHttpHeaders, service, identity, options.publicProtocol);
+          const out = forwardHeaders(req, headers as IncomingHttpHeaders, service, identity, options.publicProtocol, options.secret);
           // Services get the identity the token resolved to, never the secret itself.
           if (bearer) {
             delete out.authorization;
@@ -149,6 +150,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
   await projectApiRoutes(app, {
     storageUrl: options.upstreams.storage,
     publicProtocol: options.publicProtocol,
+    secret: options.secret,
     projectStatuses: options.projectStatuses,
   });
 }
@@ -159,11 +161,12 @@ export function forwardHeaders(
   headers: IncomingHttpHeaders,
   service: ServiceName,
   identity: string | undefined,
-  protocol: string,
+  protocol: 'http' | 'https',
+  secret: string,
 ): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (name === IDENTITY_HEADER || name.startsWith('x-forwarded-') || name === 'forwarded') continue;
+    if (name === IDENTITY_HEADER || name === FORWARDED_HEADER || name.startsWith('x-forwarded-') || name === 'forwarded') continue;
     // The gateway already answered a client's Expect (Node sends "100 Continue"); the body it forwards
     // is on its way, and undici refuses requests that carry the header.
     if (name === 'expect') continue;
@@ -173,6 +176,7 @@ export function forwardHeaders(
   }
   out['x-forwarded-for'] = request.ip;
   out['x-forwarded-proto'] = protocol;
+  out[FORWARDED_HEADER] = signForwardedClient(secret, { ip: request.ip, proto: protocol });
   if (typeof request.headers.host === 'string') out['x-forwarded-host'] = request.headers.host;
   if (identity) out[IDENTITY_HEADER] = identity;
   return out;

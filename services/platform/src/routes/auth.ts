@@ -9,24 +9,18 @@ import { deleteExpiredSessions, deleteSession, insertSession, sessionLevel } fro
 import type { Database } from '../db/schema';
 import { findUserByEmail, findUserById, normalizeEmail, toUser } from '../db/users';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
 /**
- * The browser's address. Services listen on loopback only, behind the gateway, which replaces any
- * client-sent `x-forwarded-for` with the address it sees; so the header is trusted from loopback peers only.
+ * The browser's address: the one the gateway signed (services sit behind it), else the peer's own. A
+ * client-sent `x-forwarded-for` is never believed: anyone who reaches the platform directly could rotate
+ * it to escape the sign-in limits.
  */
 export function clientIp(request: FastifyRequest): string {
-  const peer = request.socket.remoteAddress ?? request.ip;
-  const forwarded = request.headers['x-forwarded-for'];
-  const value = Array.isArray(forwarded) ? forwarded[forwarded.length - 1] : forwarded;
-  if (LOOPBACK.has(peer) && value) {
-    const last = value.split(',').pop()?.trim();
-    if (last) return last;
-  }
-  return peer;
+  return request.forwardedClient?.ip ?? request.socket.remoteAddress ?? request.ip;
 }
 
-const sessionCookieOptions = (ctx: PlatformContext) => ({ httpOnly: true, sameSite: 'Lax', path: '/', secure: ctx.cookieSecure }) as const;
+/** The session cookie is `Secure` when configured so, or when the gateway says the public URL is https. */
+const sessionCookieOptions = (ctx: PlatformContext, request: FastifyRequest) =>
+  ({ httpOnly: true, sameSite: 'Lax', path: '/', secure: ctx.cookieSecure || request.forwardedClient?.proto === 'https' }) as const;
 
 /** Starts a session for the user (its row, written with `db`, and the cookie on the reply): sign-in, and joining with a new account. */
 export async function startSession(ctx: PlatformContext, db: Kysely<Database>, reply: FastifyReply, userId: string): Promise<void> {
@@ -36,12 +30,11 @@ export async function startSession(ctx: PlatformContext, db: Kysely<Database>, r
   await insertSession(db, token, userId, expiresAt);
   reply.header(
     'set-cookie',
-    serializeCookie(SESSION_COOKIE, token, { ...sessionCookieOptions(ctx), expires: expiresAt, maxAgeSeconds: SESSION_TTL_MS / 1000 }),
+    serializeCookie(SESSION_COOKIE, token, { ...sessionCookieOptions(ctx, reply.request), expires: expiresAt, maxAgeSeconds: SESSION_TTL_MS / 1000 }),
   );
 }
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
-  const cookieOptions = sessionCookieOptions(ctx);
 
   addRoute(app, platformRoutes.signIn, async ({ body, request, reply }) => {
     const email = normalizeEmail(body.email);
@@ -74,7 +67,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformC
   addRoute(app, platformRoutes.signOut, async ({ request, reply }) => {
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
     if (token) await deleteSession(ctx.db, token);
-    reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { ...cookieOptions, maxAgeSeconds: 0, expires: new Date(0) }));
+    reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { ...sessionCookieOptions(ctx, request), maxAgeSeconds: 0, expires: new Date(0) }));
     return { ok: true as const };
   });
 
