@@ -24,6 +24,11 @@ const MAX_ENTRIES = 10_000;
 export class SessionResolver {
   private readonly cache = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<ResolvedSession | null>>();
+  /**
+   * How many times each key was invalidated. A lookup that was under way when its session was signed out
+   * answers with the session as it was: its result serves the request that asked, but is not remembered.
+   */
+  private readonly invalidations = new Map<string, number>();
 
   constructor(
     private readonly platformUrl: string,
@@ -41,18 +46,24 @@ export class SessionResolver {
     if (cached && cached.expiresAt > now) return cached.value;
     if (cached) this.cache.delete(key);
 
+    const generation = this.invalidations.get(key) ?? 0;
     let lookup = this.pending.get(key);
     if (!lookup) {
       lookup = this.lookup(token, kind).finally(() => this.pending.delete(key));
       this.pending.set(key, lookup);
     }
     const value = await lookup;
-    this.remember(key, value);
+    if ((this.invalidations.get(key) ?? 0) === generation) this.remember(key, value);
     return value;
   }
 
+  /** Forgets a session (signed out, or changed): the next request asks the platform again. */
   invalidate(token: string): void {
-    this.cache.delete(hashToken(token));
+    const key = hashToken(token);
+    this.cache.delete(key);
+    this.pending.delete(key);
+    if (this.invalidations.size >= MAX_ENTRIES) this.invalidations.clear();
+    this.invalidations.set(key, (this.invalidations.get(key) ?? 0) + 1);
   }
 
   /** Forgets every cached access token of a user (one was revoked: the cache holds no token's hash to find it by). */

@@ -53,4 +53,13 @@ describe('SessionResolver', () => {
     await resolver.resolve('good');
     expect(upstreams.resolveCalls).toEqual(['good', 'good']);
   });
+
+  it('does not remember a lookup that was under way when the session was signed out', async () => {
+    const resolver = new SessionResolver(upstreams.urls.platform, TEST_SECRET, 60_000);
+    const inFlight = resolver.resolve('good');
+    resolver.invalidate('good');
+    expect(await inFlight).toMatchObject({ user: { id: 'u1' } });
+    await resolver.resolve('good');
+    expect(upstreams.resolveCalls).toEqual(['good', 'good']);
+  });
 });
