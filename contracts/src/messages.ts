@@ -165,6 +165,8 @@ export const ServiceMessages = {
   tooManySignIns: 'Too many sign-in attempts. Try again in a few minutes.',
   projectNotFound: 'Project not found',
   forbidden: 'You need additional permissions to do this',
+  /** A body over the service's (or the route's) size limit. */
+  bodyTooLarge: 'The request body is too large for this request: send less at a time',
   crossSite: 'Cross-site requests are not allowed',
   internalOnly: 'This route is only for services of the platform',
   policyNotFound: (id: number | string) => `Cannot find policy with id ${id}`,

@@ -97,6 +97,7 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown; code?: string }, request, reply) => {
     if (error.validation) return sendError(reply, 400, error.message);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuseLargeBody(request, reply);
     if (error instanceof HttpError) return sendError(reply, error.statusCode, error.message, error.code, error.details);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(reply, error.statusCode, error.message, error.code);
@@ -110,6 +111,37 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   app.get('/health', async () => ({ status: 'ok', service: options.name }));
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url} not found`));
   return app;
+}
+
+/** Bodies larger than this are not read to the end before a 413: the connection is closed instead. */
+const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A body over the limit gets a 413 only once the rest of it has been read. Answering early and closing
+ * the connection under a client (the gateway) still sending makes it fail with EPIPE and lose the answer.
+ */
+function refuseLargeBody(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const raw = request.raw;
+  let drained = 0;
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    void sendError(reply, 413, ServiceMessages.bodyTooLarge);
+  };
+  raw.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAINED_BYTES) {
+      reply.header('connection', 'close');
+      answer();
+      raw.destroy();
+    }
+  });
+  raw.once('end', answer);
+  raw.once('error', answer);
+  if (raw.readableEnded) answer();
+  else raw.resume();
+  return reply;
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string, code?: string, details?: HttpError['details']) {
