@@ -30,7 +30,7 @@ const POSTGRES_META = '@supabase/postgres-meta@0.99';
 const TARGET = 0.05;
 
 /** 2,000 tables in four schemas, each with a primary key, indexes, a foreign key, a check and a policy. */
-async function fillDatabase(url) {
+export async function fillDatabase(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

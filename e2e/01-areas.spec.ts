@@ -59,7 +59,8 @@ test('an owner signs in and sees real data in every area', async ({ page }) => {
 
   // Logs: the API gateway logs list the requests this session made.
   await page.getByRole('link', { name: 'Logs' }).click();
-  const logs = page.getByRole('table', { name: 'API gateway logs' });
+  await page.getByRole('complementary', { name: 'Logs menu' }).getByRole('link', { name: 'API Gateway' }).click();
+  const logs = page.getByRole('table', { name: 'API Gateway logs' });
   await expect(logs).toBeVisible();
   await expect(logs.getByText(`/api/pg-meta/${REF}/sql/run`).first()).toBeVisible();
   await expect(logs.getByText(`/api/storage/${REF}/buckets`).first()).toBeVisible();

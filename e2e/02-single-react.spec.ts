@@ -29,5 +29,5 @@ test('React and the other singletons are loaded once, from the shell', async ({ 
     expect(providers[pkg].loadedFrom, `${pkg} is loaded once, by the shell`).toEqual(['shell']);
   }
   // And the page holds one React: remotes rendered with the shell's hooks, or they would have thrown.
-  await expect(page.getByRole('table', { name: 'API gateway logs' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'API Gateway logs' })).toBeVisible();
 });

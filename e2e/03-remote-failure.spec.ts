@@ -19,5 +19,5 @@ test('a remote that cannot load shows an error panel in its own area, and Retry 
   await expect(panel).toBeVisible();
   await page.unroute(`${logsOrigin}/**`);
   await panel.getByRole('button', { name: 'Retry' }).click();
-  await expect(page.getByRole('table', { name: 'API gateway logs' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Logs Explorer' })).toBeVisible();
 });

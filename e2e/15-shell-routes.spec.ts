@@ -47,6 +47,12 @@ test('every account, organization and project settings route opens its own page'
   await signIn(page, 'owner@example.com');
   for (const [route, heading] of ROUTES) await expectPage(page, route, heading);
 
+  // The tab says where the user is.
+  await page.goto('/account/tokens');
+  await expect(page).toHaveTitle('Access Tokens | Account | Dashboard');
+  await page.goto(`/org/${ORG}/team`);
+  await expect(page).toHaveTitle('Team | Demo organization | Dashboard');
+
   // An unknown path still says so, inside each section and at the top.
   await page.goto(`/org/${ORG}/no-such-page`);
   await expect(page.getByText('Page not found')).toBeVisible();

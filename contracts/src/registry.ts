@@ -101,6 +101,11 @@ export interface RemoteAreaModule<Component = unknown> {
   routes: Component;
   /** Sections of the area's own menu, drawn by the shell. Absent when the area draws its own sidebar. */
   menu?: AreaMenuSection[];
+  /**
+   * Drawn by the shell inside the area's menu, below `menu`'s sections: entries only the remote knows at
+   * run time (the logs area's event collections). Ignored without `menu`.
+   */
+  menuExtra?: Component;
   /** Permissions the whole area needs; without them the shell shows a no-access notice. */
   requiredPermissions?: PermissionName[];
 }
@@ -202,6 +207,7 @@ export function checkRemoteModule(candidate: unknown, registry: Pick<RegistryRem
     mounts.add(a.mount);
     if (!isComponent(a.routes)) problems.push(`${where}.routes is not a React component`);
     if (a.requiredPermissions !== undefined && !isStringList(a.requiredPermissions)) problems.push(`${where}.requiredPermissions must be a list`);
+    if (a.menuExtra !== undefined && !isComponent(a.menuExtra)) problems.push(`${where}.menuExtra is not a React component`);
     problems.push(...menuProblems(a.menu, where));
   });
   if (registry.mount !== undefined) {

@@ -144,7 +144,13 @@ export const sqlEditorRoutes = {
     url: '/:ref/sql/run',
     params: RefParams,
     body: Type.Object(
-      { query: SqlText, runId: Type.Optional(RunId), runAs: Type.Optional(SqlRunAs) },
+      {
+        query: SqlText,
+        runId: Type.Optional(RunId),
+        runAs: Type.Optional(SqlRunAs),
+        /** A read-only transaction that always rolls back (a custom report's blocks: showing one must not write). */
+        readOnly: Type.Optional(Type.Boolean()),
+      },
       { additionalProperties: false },
     ),
     response: QueryRun,

@@ -94,7 +94,7 @@ describe('RemoteModule contract', () => {
       contractVersion: REMOTE_CONTRACT_VERSION,
       name: 'mfe_logs',
       areas: [
-        { mount: 'logs', title: 'Logs', routes: Component, menu: [{ title: 'Sources', items: [{ label: 'API Gateway', path: 'edge-logs', badge: 'BETA' }] }] },
+        { mount: 'logs', title: 'Logs', routes: Component, menu: [{ title: 'Sources', items: [{ label: 'API Gateway', path: 'edge-logs', badge: 'BETA' }] }], menuExtra: Component },
         { mount: 'reports', title: 'Reports', routes: Component },
       ],
     };
@@ -118,10 +118,11 @@ describe('RemoteModule contract', () => {
     const mod = {
       contractVersion: 2,
       name: 'mfe_logs',
-      areas: [{ mount: 'logs', title: 'Logs', routes: 'nope', menu: [{ items: [{ label: 'X', path: 'x', badge: 'HOT' }, { label: 'Y', path: 'y', featureFlag: 'nope' }] }, {}] }],
+      areas: [{ mount: 'logs', title: 'Logs', routes: 'nope', menuExtra: 'Collections', menu: [{ items: [{ label: 'X', path: 'x', badge: 'HOT' }, { label: 'Y', path: 'y', featureFlag: 'nope' }] }, {}] }],
     };
     expect(checkRemoteModule(mod, { ...logs, areas: [{ mount: 'logs', title: 'Logs' }, { mount: 'reports', title: 'Reports' }] })).toEqual([
       'areas[0].routes is not a React component',
+      'areas[0].menuExtra is not a React component',
       'areas[0].menu[0].items[0].badge "HOT" is unknown',
       'areas[0].menu[0].items[1].featureFlag "nope" is unknown',
       'areas[0].menu[1].items must be a list',

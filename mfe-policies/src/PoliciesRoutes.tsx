@@ -2,7 +2,10 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { useProjectRef } from '@dash/shell-sdk';
 import { PoliciesPage } from './pages/PoliciesPage';
 import { policyPaths } from './paths';
+import { HooksPage, ProvidersPage, RateLimitsPage, TemplatesPage, UrlConfigurationPage } from './settings/AuthSettingsPages';
+import { UsersPage } from './users/UsersPage';
 import './policies.css';
+import './users/auth-pages.css';
 
 function ToIndex() {
   return <Navigate to={policyPaths.index(useProjectRef())} replace />;
@@ -13,7 +16,13 @@ export function PoliciesRoutes() {
   return (
     <div className="pol-root" data-build={__DASH_BUILD_LABEL__}>
       <Routes>
+        <Route path="users" element={<UsersPage />} />
         <Route path="policies" element={<PoliciesPage />} />
+        <Route path="providers" element={<ProvidersPage />} />
+        <Route path="rate-limits" element={<RateLimitsPage />} />
+        <Route path="templates" element={<TemplatesPage />} />
+        <Route path="url-configuration" element={<UrlConfigurationPage />} />
+        <Route path="hooks" element={<HooksPage />} />
         <Route path="*" element={<ToIndex />} />
       </Routes>
     </div>

@@ -1,6 +1,7 @@
 import { REMOTE_CONTRACT_VERSION, Permission, type RemoteModuleV2 } from '@dash/contracts';
 import type { ComponentType } from 'react';
 import { PoliciesRoutes } from './PoliciesRoutes';
+import { ColumnPrivilegesNotice } from './settings/ColumnPrivilegesNotice';
 
 const policiesModule: RemoteModuleV2<ComponentType> = {
   contractVersion: REMOTE_CONTRACT_VERSION,
@@ -10,7 +11,22 @@ const policiesModule: RemoteModuleV2<ComponentType> = {
       mount: 'auth',
       title: 'Authentication',
       routes: PoliciesRoutes,
-      menu: [{ title: 'Configuration', items: [{ label: 'Policies', path: 'policies' }] }],
+      // Providers, rate limits, templates, URL configuration and hooks configure the hosted auth server.
+      menu: [
+        { title: 'Manage', items: [{ label: 'Users', path: 'users' }] },
+        {
+          title: 'Configuration',
+          items: [
+            { label: 'Policies', path: 'policies' },
+            { label: 'Providers', path: 'providers', hostedOnly: true },
+            { label: 'Rate Limits', path: 'rate-limits', hostedOnly: true },
+            { label: 'Email Templates', path: 'templates', hostedOnly: true },
+            { label: 'URL Configuration', path: 'url-configuration', hostedOnly: true },
+            { label: 'Hooks', path: 'hooks', hostedOnly: true, badge: 'BETA' },
+          ],
+        },
+      ],
+      menuExtra: ColumnPrivilegesNotice,
       requiredPermissions: [Permission.TenantSqlAdminRead],
     },
   ],

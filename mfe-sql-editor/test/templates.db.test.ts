@@ -243,7 +243,7 @@ const BEHAVIOUR: Record<string, (c: pg.Client, results: pg.QueryResult[], url: s
 
   'index-usage': async (_c, results) => {
     const indexes = results[0]!.rows.filter((r) => r.schema === 'auth' && r.table === 'users');
-    expect(indexes.map((r) => r.index).sort()).toEqual(['users_email_key', 'users_pkey']);
+    expect(indexes.map((r) => r.index).sort()).toEqual(['users_email_key', 'users_phone_key', 'users_pkey']);
     // Unique indexes are never reported as unused: they enforce a rule.
     expect(indexes.every((r) => r.unused === false)).toBe(true);
   },

@@ -1,6 +1,36 @@
-import { REMOTE_CONTRACT_VERSION, type RemoteModuleV2 } from '@dash/contracts';
+import { Permission, REMOTE_CONTRACT_VERSION, type AreaMenuSection, type RemoteModuleV2 } from '@dash/contracts';
 import type { ComponentType } from 'react';
 import { TableEditorRoutes } from './TableEditorRoutes';
+import { ApiDocsRoutes } from './api-docs/ApiDocsRoutes';
+import { DatabaseRoutes } from './database/DatabaseRoutes';
+
+/**
+ * The database area's menu (spec §2 Database), in the product's sections. Only built pages are listed;
+ * the schema visualizer, query performance, advisors, wrappers, migrations, webhooks and backups join
+ * these sections when they exist.
+ */
+const databaseMenu: AreaMenuSection[] = [
+  {
+    title: 'Database Management',
+    items: [
+      { label: 'Tables', path: 'tables' },
+      { label: 'Functions', path: 'functions' },
+      { label: 'Triggers', path: 'triggers' },
+      { label: 'Enumerated Types', path: 'types' },
+      { label: 'Extensions', path: 'extensions' },
+      { label: 'Indexes', path: 'indexes' },
+      { label: 'Publications', path: 'publications' },
+    ],
+  },
+  {
+    title: 'Access Control',
+    items: [
+      { label: 'Roles', path: 'roles' },
+      // Opens /project/{ref}/auth/policies (DatabaseRoutes redirects).
+      { label: 'Policies', path: 'policies' },
+    ],
+  },
+];
 
 /**
  * No `requiredPermissions`: the shell's gate would answer a member without tenant_sql_admin_read with its
@@ -10,7 +40,11 @@ import { TableEditorRoutes } from './TableEditorRoutes';
 const tableEditorModule: RemoteModuleV2<ComponentType> = {
   contractVersion: REMOTE_CONTRACT_VERSION,
   name: 'mfe_table_editor',
-  areas: [{ mount: 'editor', title: 'Table Editor', routes: TableEditorRoutes }],
+  areas: [
+    { mount: 'editor', title: 'Table Editor', routes: TableEditorRoutes },
+    { mount: 'database', title: 'Database', routes: DatabaseRoutes, menu: databaseMenu, requiredPermissions: [Permission.TenantSqlAdminRead] },
+    { mount: 'api', title: 'API Docs', routes: ApiDocsRoutes, requiredPermissions: [Permission.TenantSqlAdminRead] },
+  ],
 };
 
 export default tableEditorModule;

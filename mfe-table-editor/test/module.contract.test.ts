@@ -11,6 +11,17 @@ describe('mfe_table_editor contract', () => {
     expect(checkRemoteModule(tableEditorModule, { name: 'mfe_table_editor', mount: 'editor' })).toEqual([]);
   });
 
+  it('serves the database area the registry lists, with its menu', () => {
+    const registry = { name: 'mfe_table_editor', mount: 'editor', areas: [{ mount: 'editor', title: 'Table Editor' }, { mount: 'database', title: 'Database' }] };
+    expect(checkRemoteModule(tableEditorModule, registry)).toEqual([]);
+    const database = tableEditorModule.areas.find((area) => area.mount === 'database')!;
+    expect(database.requiredPermissions).toEqual(['tenant_sql_admin_read']);
+    expect(database.menu?.map((section) => [section.title, section.items.map((item) => item.path)])).toEqual([
+      ['Database Management', ['tables', 'functions', 'triggers', 'types', 'extensions', 'indexes', 'publications']],
+      ['Access Control', ['roles', 'policies']],
+    ]);
+  });
+
   it('is refused under another name', () => {
     expect(checkRemoteModule(tableEditorModule, { name: 'mfe_other', mount: 'editor' })).toEqual([expect.stringContaining('name is mfe_table_editor')]);
   });

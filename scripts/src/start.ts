@@ -6,6 +6,23 @@ import { dataDir, ports, readSavedPort, REMOTES, ROOT } from './layout';
 import { loadSecrets } from './secrets';
 import { publishNewBuilds, remotesDir } from './remotes';
 
+/**
+ * The embedded server writes its log as JSON lines (jsonlog) into `log/` of its data directory, a file
+ * a day: errors, statements slower than a second, and connections. The logs service follows those files.
+ */
+const POSTGRES_LOG_SETTINGS = {
+  logging_collector: 'on',
+  log_destination: 'jsonlog',
+  log_directory: 'log',
+  log_filename: 'postgresql-%Y-%m-%d_%H%M%S.log',
+  log_rotation_age: '1d',
+  log_rotation_size: '100MB',
+  log_file_mode: '0640',
+  log_timezone: 'UTC',
+  log_min_duration_statement: '1000',
+  log_connections: 'on',
+};
+
 const children: { name: string; child: ChildProcess }[] = [];
 let database: EmbeddedServer | null = null;
 let stopping = false;
@@ -100,6 +117,9 @@ async function main() {
 
   let adminUrl: string;
   let platformUrl: string;
+  // The server's own log, which the logs service reads as postgres_logs; with DATABASE_URL, from
+  // DASH_POSTGRES_LOG_DIR when that server is set up the same way (see POSTGRES_LOG_SETTINGS).
+  let postgresLogDir = process.env.DASH_POSTGRES_LOG_DIR ?? '';
   if (process.env.DATABASE_URL) {
     adminUrl = process.env.DATABASE_URL;
     platformUrl = process.env.DATABASE_URL;
@@ -108,7 +128,14 @@ async function main() {
     const portFile = path.join(dataDir(), 'postgres.port');
     const savedPort = readSavedPort(portFile);
     try {
-      database = await startEmbeddedPostgres({ dataDir: path.join(dataDir(), 'postgres'), password: secrets.postgresPassword, persistent: true, port: savedPort });
+      database = await startEmbeddedPostgres({
+        dataDir: path.join(dataDir(), 'postgres'),
+        password: secrets.postgresPassword,
+        persistent: true,
+        port: savedPort,
+        settings: POSTGRES_LOG_SETTINGS,
+      });
+      postgresLogDir = path.join(dataDir(), 'postgres', POSTGRES_LOG_SETTINGS.log_directory);
     } catch (error) {
       if (savedPort) throw new Error(`The dashboard's Postgres could not start on port ${savedPort}, where its projects expect it. Is another process using that port? (${(error as Error).message})`);
       throw error;
@@ -136,8 +163,18 @@ async function main() {
   });
   await waitForHealth('platform', `${serviceUrl('platform')}/health`);
   service('pg-meta', { PORT: String(p['pg-meta']), DASH_PLATFORM_URL: serviceUrl('platform') });
-  service('storage', { PORT: String(p.storage), DASH_PLATFORM_URL: serviceUrl('platform'), DASH_STORAGE_DIR: path.join(dataDir(), 'storage') });
-  service('logs', { PORT: String(p.logs), DASH_PLATFORM_DATABASE_URL: platformUrl });
+  service('storage', {
+    PORT: String(p.storage),
+    DASH_PLATFORM_URL: serviceUrl('platform'),
+    DASH_STORAGE_DIR: path.join(dataDir(), 'storage'),
+    DASH_LOGS_URL: serviceUrl('logs'),
+  });
+  service('logs', {
+    PORT: String(p.logs),
+    DASH_PLATFORM_DATABASE_URL: platformUrl,
+    DASH_PLATFORM_URL: serviceUrl('platform'),
+    ...(postgresLogDir ? { DASH_POSTGRES_LOG_DIR: postgresLogDir } : {}),
+  });
   await Promise.all((['pg-meta', 'storage', 'logs'] as const).map((name) => waitForHealth(name, `${serviceUrl(name)}/health`)));
 
   for (const remote of REMOTES) {

@@ -102,6 +102,7 @@ describe('RemoteArea', () => {
       );
     }
     const StorageSettings = () => <p>Upload limit form</p>;
+    const RunTimeEntries = () => <p>Run-time entries</p>;
     const storage = remote({
       name: 'mfe_storage',
       contract: 2,
@@ -121,6 +122,7 @@ describe('RemoteArea', () => {
             mount: 'storage',
             title: 'Storage',
             routes: StorageRoutes,
+            menuExtra: RunTimeEntries,
             menu: [
               { title: 'Manage', items: [{ label: 'Buckets', path: 'buckets' }, { label: 'Policies', path: 'policies' }] },
               { title: 'Labs', items: [{ label: 'Analytics buckets', path: 'analytics', badge: 'ALPHA', featureFlag: 'warehouse' }, { label: 'Hosted only', path: 'hosted', hostedOnly: true, badge: 'BETA' }] },
@@ -140,6 +142,8 @@ describe('RemoteArea', () => {
       ['Policies', `/project/${project.ref}/storage/policies`],
       ['Hosted onlyBETA', `/project/${project.ref}/storage/hosted`],
     ]);
+    // The area's `menuExtra` is drawn inside its menu, below the declared sections.
+    expect(areaMenu.lastElementChild?.textContent).toBe('Run-time entries');
     // The sub-area shows in the project settings, not in the project menu.
     const menu = screen.getByRole('complementary', { name: 'Project menu' });
     expect(within(menu).getAllByRole('link').map((a) => a.textContent)).toEqual(['Storage', 'Project Settings']);

@@ -16,6 +16,12 @@ export const editorTablesApi = baseApi.injectEndpoints({
         routeRequest(tableEditorRoutes.listTables, { params: { ref }, query: { included_schemas: schema, include_columns: false } }),
       providesTags: (_r, _e, { ref, schema }) => [{ type: 'Tables', id: `${ref}:${schema}` }],
     }),
+    /** The database area's tables page: one schema's tables with their columns (for the column count). */
+    databaseTables: build.query<RouteReply<typeof tableEditorRoutes.listTables>, Ref & { schema: string }>({
+      query: ({ ref, schema }) =>
+        routeRequest(tableEditorRoutes.listTables, { params: { ref }, query: { included_schemas: schema, include_columns: true } }),
+      providesTags: (_r, _e, { ref, schema }) => [{ type: 'Tables', id: `${ref}:${schema}` }],
+    }),
     editorTable: build.query<RouteReply<typeof tableEditorRoutes.getTable>, TableArg>({
       query: ({ ref, id }) => routeRequest(tableEditorRoutes.getTable, { params: { ref, id } }),
       providesTags: (_r, _e, { ref, id }) => [{ type: 'Tables', id: `${ref}:${id}` }],
@@ -51,6 +57,7 @@ export const editorTablesApi = baseApi.injectEndpoints({
 
 export const {
   useEditorTablesQuery,
+  useDatabaseTablesQuery,
   useEditorTableQuery,
   useEditorTableDefinitionQuery,
   useCreateEditorTableMutation,

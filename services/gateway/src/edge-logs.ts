@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { logsRoutes, type LogEventInput } from '@dash/contracts';
-import { signIdentity } from '@dash/service-kit';
+import type { LogEventInput } from '@dash/contracts';
+import { LogShipper, type LogShipperOptions } from '@dash/service-kit';
 
 const REF = /^[a-z0-9-]{1,64}$/;
 const MAX_PATH = 2000;
-const MAX_INGEST_BATCH = 1000;
-const MAX_IN_FLIGHT = 4;
 
 /**
  * The project a request is about: `/api/<pg-meta|storage|logs>/<ref>/...`,
@@ -72,88 +70,11 @@ export function edgeEvent(request: FastifyRequest, reply: FastifyReply): LogEven
   };
 }
 
-export interface EdgeLogOptions {
-  logsUrl: string;
-  secret: string;
-  flushIntervalMs: number;
-  batchSize: number;
-  maxBuffered: number;
-  timeoutMs?: number;
-  onDrop?: (count: number, reason: string) => void;
-}
+export type EdgeLogOptions = Omit<LogShipperOptions, 'caller'>;
 
-/**
- * Buffers edge events and posts them to the logs service in batches (every interval, or as soon as a
- * batch is full). Shipping never blocks a request: failed batches are dropped and counted.
- */
-export class EdgeLogShipper {
-  private buffer: LogEventInput[] = [];
-  private readonly inFlight = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
-  readonly stats = { sent: 0, dropped: 0 };
-
-  constructor(private readonly options: EdgeLogOptions) {}
-
-  start(): void {
-    this.timer ??= setInterval(() => void this.flush(), this.options.flushIntervalMs);
-    this.timer.unref();
-  }
-
-  get buffered(): number {
-    return this.buffer.length;
-  }
-
-  push(event: LogEventInput): void {
-    if (this.closed) return this.drop(1, 'gateway closing');
-    this.buffer.push(event);
-    if (this.buffer.length > this.options.maxBuffered) {
-      const excess = this.buffer.length - this.options.maxBuffered;
-      this.buffer.splice(0, excess);
-      this.drop(excess, 'buffer full');
-    }
-    if (this.buffer.length >= this.options.batchSize) void this.flush();
-  }
-
-  /** Sends what is buffered (bounded concurrency unless forced); resolves when those posts are done. */
-  flush(force = false): Promise<void> {
-    while (this.buffer.length > 0 && (force || this.inFlight.size < MAX_IN_FLIGHT)) {
-      const batch = this.buffer.splice(0, MAX_INGEST_BATCH);
-      const post = this.post(batch).finally(() => this.inFlight.delete(post));
-      this.inFlight.add(post);
-    }
-    return Promise.all([...this.inFlight]).then(() => undefined);
-  }
-
-  /** Stops the timer and ships everything still buffered. */
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.flush(true);
-    this.closed = true;
-  }
-
-  private async post(events: LogEventInput[]): Promise<void> {
-    try {
-      const response = await fetch(`${this.options.logsUrl}${logsRoutes.ingest.url}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-dash-identity': signIdentity(this.options.secret, { kind: 'service', sub: 'gateway' }),
-        },
-        body: JSON.stringify({ events }),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
-      });
-      await response.body?.cancel();
-      if (response.ok) this.stats.sent += events.length;
-      else this.drop(events.length, `logs service answered ${response.status}`);
-    } catch (error) {
-      this.drop(events.length, (error as Error).message);
-    }
-  }
-
-  private drop(count: number, reason: string): void {
-    this.stats.dropped += count;
-    this.options.onDrop?.(count, reason);
+/** Ships the gateway's events (edge and PostgREST) to the logs service; see the kit's LogShipper. */
+export class EdgeLogShipper extends LogShipper {
+  constructor(options: EdgeLogOptions) {
+    super({ ...options, caller: 'gateway' });
   }
 }

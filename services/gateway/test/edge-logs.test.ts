@@ -97,6 +97,33 @@ describe('edge logs', () => {
   });
 });
 
+describe('PostgREST logs', () => {
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    upstreams.sessions.set('cookie-dev', { user: { id: 'u-dev', email: 'dev@example.com', name: 'Dev' }, projects: { default: 'developer' } });
+    gateway = await startGateway(upstreams.urls, { shellDir: shell.dir, edgeLogs: { flushIntervalMs: 50 } });
+  });
+  afterAll(() => gateway.close());
+
+  it('writes a postgrest event next to the edge event of the project row and query routes only', async () => {
+    const cookie = { cookie: 'dash_session=cookie-dev' };
+    await fetch(`${gateway.url}/api/pg-meta/default/tables/16384/rows/select`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${gateway.url}/api/pg-meta/default/sql/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${gateway.url}/api/pg-meta/default/tables?limit=1`, { headers: cookie });
+    await fetch(`${gateway.url}/api/storage/default/buckets`, { headers: cookie });
+    await waitFor(() => upstreams.events.filter((e) => e.source === 'edge').length >= 4);
+    await new Promise((r) => setTimeout(r, 100));
+    const postgrest = upstreams.events.filter((e) => e.source === 'postgrest');
+    expect(postgrest.map((e) => e.metadata)).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/api/pg-meta/default/tables/16384/rows/select', status: 200, role: 'developer' }),
+      expect.objectContaining({ method: 'POST', path: '/api/pg-meta/default/sql/run', status: 200, role: null }),
+    ]);
+    const edge = upstreams.events.find((e) => e.source === 'edge' && metadataOf(e).path.endsWith('/rows/select'))!;
+    expect(postgrest[0]).toMatchObject({ project_ref: 'default', timestamp: edge.timestamp, event_message: edge.event_message });
+    for (const event of postgrest) expect(validEvent(event)).toBe(true);
+  });
+});
+
 describe('edge log batching', () => {
   it('posts a batch as soon as 100 events wait, and the rest on close', async () => {
     const gateway = await startGateway(upstreams.urls, { edgeLogs: { flushIntervalMs: 60_000, batchSize: 100 } });

@@ -257,6 +257,20 @@ describe('project API (/p/{ref}/storage/v1)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('forwards /p/{ref}/analytics/v1 (collection ingest) to the logs service with the warehouse token, not as a personal access token', async () => {
+    const res = await fetch(`${gateway.url}/p/default/analytics/v1/collections/c-1/events`, {
+      method: 'POST',
+      headers: { cookie: 'dash_session=tok-alice', authorization: 'Bearer wh-token', 'content-type': 'application/x-ndjson' },
+      body: '{"message":"a"}\n',
+    });
+    expect(res.status).toBe(200);
+    const echo = (await res.json()) as Echo;
+    expect(echo).toMatchObject({ service: 'logs', method: 'POST', url: '/default/v1/collections/c-1/events', identity: null, text: '{"message":"a"}\n' });
+    expect(lastSeen().headers.authorization).toBe('Bearer wh-token');
+    expect(lastSeen().headers.cookie).toBeUndefined();
+    expect(upstreams.resolveCalls).toEqual([]);
+  });
+
   it('answers CORS preflights and lets other origins write, unlike the dashboard API', async () => {
     const preflight = await fetch(`${api()}/object/avatars/a.png`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
     expect(preflight.status).toBe(204);

@@ -10,3 +10,4 @@ export * from './cookies';
 export * from './project-db';
 export * from './jwt';
 export * from './service-calls';
+export * from './log-shipper';

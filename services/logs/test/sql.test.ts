@@ -1,5 +1,5 @@
 import { createPartitionSql, dayBounds, dayKey, daysOf, partitionName } from '../src/sql/partitions';
-import { edgeLogsQuery, EDGE_LOGS_WINDOW_MS, insertEventsQuery, toEdgeLogEvent } from '../src/sql/events';
+import { insertEventsQuery } from '../src/sql/events';
 
 describe('day partitions', () => {
   it('keys instants by their UTC day', () => {
@@ -44,30 +44,5 @@ describe('event queries', () => {
       ['GET /', `it's "x"`],
       ['{"status":200}', '{}'],
     ]);
-  });
-
-  it('bounds the edge log query to the 7 days before `before`', () => {
-    const before = new Date('2024-03-10T00:00:00Z');
-    const q = edgeLogsQuery({ ref: 'abc', before, limit: 50 });
-    expect(q.values).toEqual(['abc', '2024-03-10T00:00:00.000Z', '2024-03-03T00:00:00.000Z', 50]);
-    expect(EDGE_LOGS_WINDOW_MS).toBe(7 * 86_400_000);
-    expect(q.text).toMatch(/order by "timestamp" desc/);
-  });
-
-  it('maps metadata to the edge log fields', () => {
-    const timestamp = new Date('2024-03-01T10:00:00.123Z');
-    expect(
-      toEdgeLogEvent({ id: 'x', timestamp, event_message: 'GET /a 200', metadata: { method: 'GET', path: '/a', status: 200, duration_ms: 12.5, other: 1 } }),
-    ).toEqual({ id: 'x', timestamp: '2024-03-01T10:00:00.123Z', method: 'GET', path: '/a', status: 200, duration_ms: 12.5, event_message: 'GET /a 200' });
-    expect(toEdgeLogEvent({ id: 'y', timestamp, event_message: null, metadata: { status: '404', duration_ms: 'fast', method: 7 } })).toEqual({
-      id: 'y',
-      timestamp: '2024-03-01T10:00:00.123Z',
-      method: '',
-      path: '',
-      status: 404,
-      duration_ms: 0,
-      event_message: '',
-    });
-    expect(toEdgeLogEvent({ id: 'z', timestamp, event_message: 'm', metadata: null }).status).toBe(0);
   });
 });

@@ -1,9 +1,16 @@
 import { SQL_EDITOR_MAX_ROWS, SQL_EDITOR_STATEMENT_TIMEOUT_MS, type SqlEditorSettings } from '@dash/contracts';
 import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { registerApiDocsRoutes } from './routes/api-docs';
+import { registerAuthUserRoutes } from './routes/auth-users';
 import { registerColumnRoutes } from './routes/columns';
 import { registerCsvRoutes } from './routes/csv';
 import { registerEntityRoutes } from './routes/entities';
+import { registerExtensionRoutes } from './routes/extensions';
+import { registerFunctionRoutes } from './routes/functions';
+import { registerIndexRoutes } from './routes/indexes';
 import { registerPolicyRoutes } from './routes/policies';
+import { registerPublicationRoutes } from './routes/publications';
+import { registerReportRoutes } from './routes/reports';
 import { registerRoleRoutes } from './routes/roles';
 import { registerRoleWriteRoutes } from './routes/roles-write';
 import { registerRowRoutes } from './routes/rows';
@@ -11,6 +18,8 @@ import { registerSchemaRoutes } from './routes/schemas';
 import { registerSqlCatalogRoutes } from './routes/sql-catalog';
 import { registerSqlRunRoutes } from './routes/sql-run';
 import { registerTableRoutes } from './routes/tables';
+import { registerTriggerRoutes } from './routes/triggers';
+import { registerTypeRoutes } from './routes/types';
 import { registerViewRoutes } from './routes/views';
 
 export interface PgMetaOptions {
@@ -64,6 +73,15 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
   registerSqlRunRoutes(app, ctx);
   registerRowRoutes(app, ctx);
   registerCsvRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
+  registerFunctionRoutes(app, ctx);
+  registerTriggerRoutes(app, ctx);
+  registerTypeRoutes(app, ctx);
+  registerExtensionRoutes(app, ctx);
+  registerIndexRoutes(app, ctx);
+  registerPublicationRoutes(app, ctx);
+  registerAuthUserRoutes(app, ctx);
+  registerApiDocsRoutes(app, ctx);
   if (owned) app.addHook('onClose', async () => ctx.pools.closeAll());
   return app;
 }

@@ -182,7 +182,7 @@ describe('GET /:ref/columns', () => {
     expect(tables).toEqual(['child', 'child_view', 'later', 'parent', 'remote', 'self', 'snapshot', 'summary']);
     expect(shape.body.find((c) => c.table === 'child_view' && c.name === 'label')).toMatchObject({ is_updatable: true });
     expect(shape.body.find((c) => c.table === 'summary')).toMatchObject({ is_updatable: false });
-    const excluded = await get<PgColumn[]>('/default/columns?excluded_schemas=shape,public,auth,storage');
+    const excluded = await get<PgColumn[]>('/default/columns?excluded_schemas=shape,public,auth,storage,extensions');
     expect(new Set(excluded.body.map((c) => c.schema))).toEqual(new Set(['other']));
     const system = await get<PgColumn[]>('/default/columns?included_schemas=pg_catalog&limit=5');
     expect(system.body).toHaveLength(5);

@@ -88,7 +88,11 @@ describe('completions', () => {
         { name: 'created_at', type: 'timestamp with time zone' },
       ],
     });
-    expect(relation('auth', 'users')?.columns.map((c) => c.name)).toEqual(['id', 'email', 'is_anonymous', 'created_at']);
+    // The bootstrap's original columns first, then those it adds to older projects' tables, in that order.
+    const userColumns = relation('auth', 'users')?.columns.map((c) => c.name) ?? [];
+    expect(userColumns.slice(0, 4)).toEqual(['id', 'email', 'is_anonymous', 'created_at']);
+    expect(userColumns.indexOf('instance_id')).toBe(4);
+    expect(userColumns.at(-1)).toBe('deleted_at');
   });
 
   it('lists views and materialized views as views, partitioned and foreign tables as tables', () => {

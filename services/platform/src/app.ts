@@ -6,6 +6,8 @@ import { accountProfileRoutes } from './routes/account';
 import { mfaRoutes } from './routes/mfa';
 import { authConfigRoutes } from './routes/auth-config';
 import { contentStoreRoutes } from './routes/content';
+import { reportContentRoutes } from './routes/reports';
+import { logQueryRoutes } from './routes/log-queries';
 import { dashConfigRoutesPlugin } from './routes/dash-config';
 import { organizationRoutes } from './routes/organizations';
 import { auditLogRoutes } from './routes/audit';
@@ -23,6 +25,7 @@ import { projectKeyRoutes } from './routes/project-keys';
 import { projectDatabaseRoutes } from './routes/project-database';
 import { vaultRoutes } from './routes/vault';
 import { addonRoutes } from './routes/addons';
+import { logSourceRoutes } from './routes/log-sources';
 
 export type { PlatformConfig, PlatformContext } from './context';
 export { decryptConnection, projectDatabaseName, projectRoleConnection } from './projects';
@@ -39,7 +42,9 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   const ctx = await createPlatformContext(config);
   const app = createServiceApp({ name: 'platform', secret: config.secret, logger: config.logger });
   app.decorate('platform', ctx);
+  app.addHook('onReady', async () => ctx.authLogs.start(app.log));
   app.addHook('onClose', async () => {
+    await ctx.authLogs.close();
     await ctx.pool.end();
   });
   await app.register(authRoutes, { ctx });
@@ -63,7 +68,10 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   await app.register(vaultRoutes, { ctx });
   await app.register(addonRoutes, { ctx });
   await app.register(contentStoreRoutes, { ctx });
+  await app.register(reportContentRoutes, { ctx });
+  await app.register(logQueryRoutes, { ctx });
   await app.register(sqlEditorSettingsRoutes, { ctx });
   await app.register(dashConfigRoutesPlugin, { ctx });
+  await app.register(logSourceRoutes, { ctx });
   return app as PlatformApp;
 }

@@ -6,6 +6,7 @@ import type { FlagOverrides } from './feature-flags';
 import { createDb, createPool, migrateSchema } from '@dash/service-kit';
 import { ConnectionCipher, hashPassword } from './crypto';
 import { AttemptLimiter } from './rate-limit';
+import { AuthLogWriter } from './auth-logs';
 import { platformMigrations } from './db/migrations';
 import { PLATFORM_SCHEMA, type Database } from './db/schema';
 
@@ -56,6 +57,8 @@ export interface PlatformContext {
   signInLimits: { maxPerEmailAndIp: number; maxPerIp: number };
   /** A real scrypt hash of a random password: unknown emails are checked against it for even timing. */
   dummyPasswordHash: string;
+  /** auth_logs events, posted to the logs service (nowhere without `logsUrl`). */
+  authLogs: AuthLogWriter;
 }
 
 /** Connects to the platform database and migrates the `platform` schema. */
@@ -81,6 +84,7 @@ export async function createPlatformContext(config: PlatformConfig): Promise<Pla
         maxPerIp: config.signIn?.maxPerIp ?? 5 * SIGN_IN_MAX_ATTEMPTS,
       },
       dummyPasswordHash: await hashPassword(randomBytes(32).toString('base64url')),
+      authLogs: new AuthLogWriter(base.withSchema(PLATFORM_SCHEMA), { logsUrl: config.logsUrl, secret: config.secret }),
     };
   } catch (error) {
     await pool.end().catch(() => {});

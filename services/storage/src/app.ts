@@ -1,10 +1,11 @@
-import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type LogShipper, type ServiceApp } from '@dash/service-kit';
 import { projectKeyVerifier } from './api-keys';
 import { bucketSchemaErrorMessage } from './bucket-rules';
 import { registerReplyStatus } from './objects/download';
 import { registerApiBucketRoutes } from './routes/api-buckets';
 import { registerApiObjectRoutes } from './routes/api-objects';
 import { registerBucketRoutes } from './routes/buckets';
+import { registerStorageLogs } from './storage-logs';
 import { registerObjectRoutes } from './routes/objects';
 import type { ObjectBackend } from './backend/types';
 import type { ProjectSettingsResolver } from './project-settings';
@@ -23,6 +24,8 @@ export interface StorageOptions {
   settings: ProjectSettingsResolver;
   /** Where bucket changes are recorded (the platform's audit log, see main.ts); nowhere when not given. */
   audit?: AuditRecorder;
+  /** Ships a storage_logs event per request to the logs service (closed with the app); none when not given. */
+  logs?: LogShipper;
 }
 
 export interface StorageContext {
@@ -57,6 +60,7 @@ export function buildApp(options: StorageOptions): ServiceApp {
   // Before the routes: each route takes the formatter in force when it is added.
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(bucketSchemaErrorMessage(errors, dataVar)));
   registerReplyStatus(app);
+  registerStorageLogs(app, options.logs);
   registerBucketRoutes(app, ctx);
   registerObjectRoutes(app, ctx);
   registerApiObjectRoutes(app, ctx);

@@ -1,4 +1,4 @@
-import { envPort, listen, platformAuditRecorder, platformConnectionResolver, requireEnv } from '@dash/service-kit';
+import { envPort, listen, LogShipper, platformAuditRecorder, platformConnectionResolver, requireEnv, throttledDropWarning } from '@dash/service-kit';
 import { buildApp } from './app';
 import { backendFromEnv } from './backend';
 import { platformSettingsResolver } from './project-settings';
@@ -8,7 +8,8 @@ import { platformSettingsResolver } from './project-settings';
  * service: a project's connection string, JWT secret and upload limit), and where file bytes go:
  * DASH_STORAGE_BACKEND `disk` (default; DASH_STORAGE_DIR, default `.data/storage`) or `s3`
  * (DASH_STORAGE_S3_BUCKET, DASH_STORAGE_S3_ENDPOINT, DASH_STORAGE_S3_REGION, DASH_STORAGE_S3_FORCE_PATH_STYLE,
- * DASH_STORAGE_S3_PREFIX, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); see `backendFromEnv`.
+ * DASH_STORAGE_S3_PREFIX, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); see `backendFromEnv`. DASH_LOGS_URL (the logs
+ * service): each request's storage_logs event is sent there; without it none is written.
  *
  * Buckets and object metadata live in each project's database (`storage` schema); the service keeps
  * no schema of its own.
@@ -18,12 +19,24 @@ async function main(): Promise<void> {
   const platformUrl = requireEnv('DASH_PLATFORM_URL');
   const resolver = platformConnectionResolver(platformUrl, secret, 'storage');
   const backend = backendFromEnv();
+  const logsUrl = process.env.DASH_LOGS_URL;
   const app = buildApp({
     secret,
     resolver,
     backend,
     settings: platformSettingsResolver(platformUrl, secret),
     audit: platformAuditRecorder(platformUrl, secret, 'storage'),
+    logs: logsUrl
+      ? new LogShipper({
+          logsUrl,
+          secret,
+          caller: 'storage',
+          flushIntervalMs: 500,
+          batchSize: 100,
+          maxBuffered: 10_000,
+          onDrop: throttledDropWarning((fields, message) => app.log.warn(fields, message), 'storage log events'),
+        })
+      : undefined,
     logger: true,
   });
   await listen(app, envPort('PORT', 8093));

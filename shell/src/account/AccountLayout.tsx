@@ -1,4 +1,5 @@
-import { Outlet } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
 import type { AreaNavSection } from '@dash/shell-sdk';
 import { SectionLayout } from '../layout/SectionLayout';
 import './account.css';
@@ -18,6 +19,11 @@ export const ACCOUNT_SECTIONS: AreaNavSection[] = [
 
 /** `/account/*`: the top bar, the account menu and the page. */
 export function AccountLayout() {
+  const { pathname } = useLocation();
+  const page = ACCOUNT_SECTIONS.flatMap((section) => section.items).find((item) => item.to === pathname)?.label;
+  useEffect(() => {
+    document.title = [page, 'Account', 'Dashboard'].filter(Boolean).join(' | ');
+  }, [page]);
   return (
     <SectionLayout title="Account" sections={ACCOUNT_SECTIONS}>
       <div className="account-page">

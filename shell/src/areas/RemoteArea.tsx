@@ -47,9 +47,10 @@ function AreaFrame({ area }: { area: RemoteAreaModule<ComponentType> }) {
   const { ref = '' } = useParams();
   const context = useMenuContext(ref);
   const Routes = area.routes;
+  const MenuExtra = area.menuExtra;
   if (!area.menu) return <Routes />;
   return (
-    <AreaLayout title={area.title} sections={areaMenu(area.menu, `/project/${ref}/${area.mount}`, context)}>
+    <AreaLayout title={area.title} sections={areaMenu(area.menu, `/project/${ref}/${area.mount}`, context)} menuExtra={MenuExtra && <MenuExtra />}>
       <Routes />
     </AreaLayout>
   );

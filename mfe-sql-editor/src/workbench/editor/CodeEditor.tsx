@@ -22,7 +22,7 @@ import type { CompletionCatalog } from '@dash/contracts';
 import { minimalChange } from '../sql-text';
 import { catalogNamespace, columnCompletionSource, functionCompletionSource } from './completion';
 import { errorMarkField, setErrorMark } from './error-mark';
-import { darkTheme } from './theme';
+import { dashboardEditorTheme } from './theme';
 import type { CodeEditorProps, EditorHandle } from './types';
 
 /*
@@ -96,7 +96,7 @@ export default function CodeEditor({ ref, ...props }: CodeEditorProps & { ref?: 
           compartments.language.of(language(latest.current.catalog)),
           compartments.readOnly.of(readOnlyMode(latest.current.readOnly)),
           errorMarkField,
-          darkTheme,
+          dashboardEditorTheme,
           placeholder('Write SQL here, then run it with Ctrl+Enter (Cmd+Enter on a Mac)'),
           EditorView.contentAttributes.of({ 'aria-label': 'SQL query' }),
           EditorView.updateListener.of((update) => {

@@ -15,14 +15,15 @@ const editorTheme = EditorView.theme(
     '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection': {
       backgroundColor: 'rgba(62, 207, 142, 0.22)',
     },
-    '.cm-activeLine': { backgroundColor: 'rgba(255, 255, 255, 0.035)' },
+    // Tints of the text colour, so they show on the light theme's white as on the dark one's black.
+    '.cm-activeLine': { backgroundColor: 'color-mix(in srgb, var(--text) 4%, transparent)' },
     '.cm-gutters': { backgroundColor: 'var(--bg-surface)', color: 'var(--text-faint)', borderRight: '1px solid var(--border)' },
     '.cm-activeLineGutter': { backgroundColor: 'var(--bg-raised)', color: 'var(--text-muted)' },
     '.cm-lineNumbers .cm-gutterElement': { padding: '0 10px 0 12px', minWidth: '32px' },
     '.cm-foldPlaceholder': { backgroundColor: 'var(--bg-raised)', border: '1px solid var(--border-strong)', color: 'var(--text-muted)' },
     '.cm-matchingBracket, &.cm-focused .cm-matchingBracket': { backgroundColor: 'rgba(62, 207, 142, 0.18)', outline: '1px solid rgba(62, 207, 142, 0.45)' },
     '.cm-nonmatchingBracket': { color: 'var(--danger)' },
-    '.cm-selectionMatch': { backgroundColor: 'rgba(255, 255, 255, 0.08)' },
+    '.cm-selectionMatch': { backgroundColor: 'color-mix(in srgb, var(--text) 10%, transparent)' },
     '.cm-searchMatch': { backgroundColor: 'rgba(241, 161, 13, 0.25)', outline: '1px solid rgba(241, 161, 13, 0.5)' },
     '.cm-searchMatch.cm-searchMatch-selected': { backgroundColor: 'rgba(241, 161, 13, 0.45)' },
     '.cm-placeholder': { color: 'var(--text-faint)' },
@@ -46,7 +47,6 @@ const editorTheme = EditorView.theme(
       backgroundColor: 'rgba(242, 107, 107, 0.25)',
     },
   },
-  { dark: true },
 );
 
 /**
@@ -65,4 +65,5 @@ const highlight = HighlightStyle.define([
   { tag: t.invalid, color: 'var(--danger)' },
 ]);
 
-export const darkTheme: Extension = [editorTheme, syntaxHighlighting(highlight)];
+/** Follows the page's light or dark theme: every colour above is a CSS variable of the page. */
+export const dashboardEditorTheme: Extension = [editorTheme, syntaxHighlighting(highlight)];

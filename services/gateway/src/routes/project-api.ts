@@ -1,19 +1,25 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ServiceName } from '@dash/contracts';
 import { sendError } from '@dash/service-kit';
 import { unavailableMessage, type ProjectStatusCache } from '../project-status';
 import { forwardHeaders, upstreamFailed } from './proxy';
 
 export interface ProjectApiOptions {
-  storageUrl: string;
+  upstreams: Record<ProjectApiService, string>;
   publicProtocol: 'http' | 'https';
   /** Signs where each request came from (`ForwardedClient`). */
   secret: string;
   projectStatuses: ProjectStatusCache;
 }
 
-/** The project APIs apps call, under the dashboard's origin: `/p/{ref}/storage/v1` is Supabase's `/storage/v1`. */
+/**
+ * The project APIs apps call, under the dashboard's origin: `/p/{ref}/storage/v1` is Supabase's
+ * `/storage/v1`; `/p/{ref}/analytics/v1` takes events for the project's collections (logs service).
+ */
 export const PROJECT_API_PREFIX = '/p/';
+const PROJECT_APIS = { storage: 'storage', analytics: 'logs' } as const satisfies Record<string, ServiceName>;
+type ProjectApiService = (typeof PROJECT_APIS)[keyof typeof PROJECT_APIS];
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 
@@ -29,15 +35,18 @@ const CORS_HEADERS: Record<string, string> = {
   'access-control-max-age': '86400',
 };
 
-export type ProjectApiTarget = { kind: 'forward'; ref: string; path: string } | { kind: 'error'; status: number; message: string };
+export type ProjectApiTarget =
+  | { kind: 'forward'; service: ProjectApiService; ref: string; path: string }
+  | { kind: 'error'; status: number; message: string };
 
-/** Where `/p/{ref}/storage/v1/<rest>` goes in the storage service: `/{ref}/v1/<rest>`, still encoded. */
+/** Where `/p/{ref}/<api>/v1/<rest>` goes in the api's service: `/{ref}/v1/<rest>`, still encoded. */
 export function projectApiTarget(rawPath: string): ProjectApiTarget {
   const match = /^\/p\/([^/]*)\/([^/]*)\/v1(\/.*)?$/.exec(rawPath);
   if (!match) return { kind: 'error', status: 404, message: `Route ${rawPath.slice(0, 200)} not found` };
   const [, ref = '', api = '', rest = '/'] = match;
   if (!/^[a-z0-9-]{1,64}$/.test(ref)) return { kind: 'error', status: 404, message: 'Project not found' };
-  if (api !== 'storage') return { kind: 'error', status: 404, message: `Unknown project API "${api.slice(0, 64)}"` };
+  if (!Object.hasOwn(PROJECT_APIS, api)) return { kind: 'error', status: 404, message: `Unknown project API "${api.slice(0, 64)}"` };
+  const service = PROJECT_APIS[api as keyof typeof PROJECT_APIS];
   let decoded: string;
   try {
     decoded = decodeURIComponent(rest);
@@ -46,11 +55,11 @@ export function projectApiTarget(rawPath: string): ProjectApiTarget {
   }
   // Object names never contain dot segments (the storage service refuses them too): refuse early.
   if (decoded.split(/[/\\]/).some((s) => s === '.' || s === '..')) return { kind: 'error', status: 400, message: 'The URL must not contain dot segments' };
-  return { kind: 'forward', ref, path: `/${ref}/v1${rest}` };
+  return { kind: 'forward', service, ref, path: `/${ref}/v1${rest}` };
 }
 
 /**
- * `/p/{ref}/storage/v1/*`: streams to and from the storage service, with no dashboard identity. Added
+ * `/p/{ref}/<api>/v1/*`: streams to and from the api's service, with no dashboard identity. Added
  * by `proxyRoutes`, whose context passes bodies through unparsed and has reply-from.
  */
 export async function projectApiRoutes(app: FastifyInstance, options: ProjectApiOptions): Promise<void> {
@@ -70,10 +79,11 @@ export async function projectApiRoutes(app: FastifyInstance, options: ProjectApi
       // A paused or coming-up project's API answers 503, as a hosted project's does (refs are public here).
       const unavailable = unavailableMessage(target.ref, await options.projectStatuses.status(target.ref));
       if (unavailable) return sendError(reply, 503, unavailable);
-      return reply.from(`${options.storageUrl}${target.path}`, {
+      const { service } = target;
+      return reply.from(`${options.upstreams[service]}${target.path}`, {
         retryDelay: () => null,
-        rewriteRequestHeaders: (req, headers) => forwardHeaders(req, headers as IncomingHttpHeaders, 'storage', undefined, options.publicProtocol, options.secret),
-        onError: (replyToSend, { error }) => upstreamFailed(replyToSend as FastifyReply, 'storage', error),
+        rewriteRequestHeaders: (req, headers) => forwardHeaders(req, headers as IncomingHttpHeaders, service, undefined, options.publicProtocol, options.secret),
+        onError: (replyToSend, { error }) => upstreamFailed(replyToSend as FastifyReply, service, error),
       });
     },
   });

@@ -18,6 +18,7 @@ import { SERVICES } from '../config';
 import { unavailableMessage, type ProjectStatusCache } from '../project-status';
 import { awaitingMfa, bearerToken, routeMatcher, userIdentityHeader, type SessionResolver } from '../sessions';
 import { projectApiRoutes } from './project-api';
+import { notePostgrestCaller } from '../postgrest-logs';
 
 export interface ProxyOptions {
   upstreams: Record<ServiceName, string>;
@@ -125,6 +126,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
       if (projectWrite) projectWrites.set(request, { token, ref: projectWrite[1] });
       // A member's call to a project that is paused or coming up stops here; anyone else learns nothing of it.
       const ref = PROJECT_SERVICES.includes(service) ? REF_SEGMENT.exec(path)?.[1] : undefined;
+      if (service === 'pg-meta') notePostgrestCaller(request, (ref && session && projectRole(session.projects, ref)) || null);
       if (ref && session && projectRole(session.projects, ref)) {
         const unavailable = unavailableMessage(ref, await options.projectStatuses.status(ref));
         if (unavailable) return sendError(reply, 503, unavailable);
@@ -148,7 +150,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
   });
 
   await projectApiRoutes(app, {
-    storageUrl: options.upstreams.storage,
+    upstreams: { storage: options.upstreams.storage, logs: options.upstreams.logs },
     publicProtocol: options.publicProtocol,
     secret: options.secret,
     projectStatuses: options.projectStatuses,

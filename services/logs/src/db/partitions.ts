@@ -1,20 +1,23 @@
 import type pg from 'pg';
-import { createPartitionSql, partitionName, LOGS_SCHEMA } from '../sql/partitions';
+import { createPartitionSql, partitionName, EVENTS_TABLE, LOGS_SCHEMA } from '../sql/partitions';
 
 /** Codes a concurrent creation of the same partition can raise despite `if not exists`. */
 const RACE_CODES = new Set(['42P07', '23505', '42P17']);
 
 /**
- * Creates day partitions of logs.events on demand and remembers the days it has seen, so a batch for
- * known days costs no DDL. Creation takes a transaction-scoped advisory lock, so two processes
- * creating the same day one after the other find it there; a race that still slips through is
- * settled by checking that the partition exists.
+ * Creates day partitions of logs.events (or another day-partitioned table of the logs schema) on
+ * demand and remembers the days it has seen, so a batch for known days costs no DDL. Creation takes a
+ * transaction-scoped advisory lock, so two processes creating the same day one after the other find it
+ * there; a race that still slips through is settled by checking that the partition exists.
  */
 export class PartitionManager {
   private readonly known = new Set<string>();
   private readonly pending = new Map<string, Promise<void>>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly table: string = EVENTS_TABLE,
+  ) {}
 
   async ensure(days: readonly string[]): Promise<void> {
     await Promise.all(days.filter((d) => !this.known.has(d)).map((d) => this.ensureDay(d)));
@@ -40,8 +43,8 @@ export class PartitionManager {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      await client.query(`select pg_advisory_xact_lock(hashtext('logs.events partitions'))`);
-      await client.query(createPartitionSql(day));
+      await client.query(`select pg_advisory_xact_lock(hashtext($1))`, [`${LOGS_SCHEMA}.${this.table} partitions`]);
+      await client.query(createPartitionSql(day, this.table));
       await client.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => {});
@@ -57,9 +60,9 @@ export class PartitionManager {
       `select exists (
          select 1 from pg_inherits i
          join pg_class c on c.oid = i.inhrelid join pg_namespace n on n.oid = c.relnamespace
-         where n.nspname = $1 and c.relname = $2 and i.inhparent = 'logs.events'::regclass
+         where n.nspname = $1 and c.relname = $2 and i.inhparent = format('%I.%I', $1::text, $3::text)::regclass
        ) as ok`,
-      [LOGS_SCHEMA, partitionName(day)],
+      [LOGS_SCHEMA, partitionName(day, this.table), this.table],
     );
     return rows[0]?.ok === true;
   }

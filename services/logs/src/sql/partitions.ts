@@ -15,8 +15,9 @@ export function daysOf(instants: readonly Date[]): string[] {
   return [...new Set(instants.map(dayKey))].sort();
 }
 
-export function partitionName(day: string): string {
-  return `${EVENTS_TABLE}_${day}`;
+/** A day's partition of a partitioned table of the logs schema (`events` unless said). */
+export function partitionName(day: string, table: string = EVENTS_TABLE): string {
+  return `${table}_${day}`;
 }
 
 function dayStart(day: string): Date {
@@ -33,12 +34,12 @@ export function dayBounds(day: string): { from: string; to: string } {
   return { from: start.toISOString(), to: new Date(start.getTime() + DAY_MS).toISOString() };
 }
 
-/** DDL for one day's partition of logs.events (DDL takes no parameters, so names and bounds are quoted). */
-export function createPartitionSql(day: string): string {
+/** DDL for one day's partition of logs.events or another table (DDL takes no parameters, so names and bounds are quoted). */
+export function createPartitionSql(day: string, table: string = EVENTS_TABLE): string {
   const { from, to } = dayBounds(day);
   return (
-    `create table if not exists ${quoteIdent(LOGS_SCHEMA)}.${quoteIdent(partitionName(day))} ` +
-    `partition of ${quoteIdent(LOGS_SCHEMA)}.${quoteIdent(EVENTS_TABLE)} ` +
+    `create table if not exists ${quoteIdent(LOGS_SCHEMA)}.${quoteIdent(partitionName(day, table))} ` +
+    `partition of ${quoteIdent(LOGS_SCHEMA)}.${quoteIdent(table)} ` +
     `for values from (${quoteLiteral(from)}) to (${quoteLiteral(to)})`
   );
 }

@@ -40,9 +40,11 @@ export function registerSqlRunRoutes(app: ServiceApp, ctx: PgMetaContext): void 
 
   addRoute(app, sqlEditorRoutes.run, async ({ identity, params, body, reply }) => {
     checkEditorText(body.query);
-    const access = editorAccess(identity, params.ref, body.runAs);
+    const member = editorAccess(identity, params.ref, body.runAs);
+    const access = body.readOnly ? { ...member, readOnly: true } : member;
     const { runId } = body;
-    const json = await withEditorSession(ctx.pools, params.ref, access, { statementTimeoutMs: await timeout(params.ref), outcome: 'commit' }, (session) =>
+    const outcome = body.readOnly ? 'rollback' : 'commit';
+    const json = await withEditorSession(ctx.pools, params.ref, access, { statementTimeoutMs: await timeout(params.ref), outcome }, (session) =>
       runEditorText(session, {
         text: body.query,
         maxRows: ctx.sqlEditor.maxRows,

@@ -1,4 +1,4 @@
-import type { RoleCreate, RoleUpdate } from '@dash/contracts';
+import { STANDARD_ROLES, type RoleCreate, type RoleUpdate } from '@dash/contracts';
 import { badRequest, type SqlQuery } from '@dash/service-kit';
 import { listRolesQuery } from './catalog/roles';
 import { ident, literal } from './ddl/names';
@@ -9,12 +9,6 @@ import { ident, literal } from './ddl/names';
  */
 
 export const SUPERUSER_NOT_GRANTABLE = 'Superuser cannot be granted from the dashboard';
-
-/**
- * The project's standard roles (created by the project bootstrap). Roles are shared by every
- * database of the server, so the dashboard does not rename, change or drop them.
- */
-export const STANDARD_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role', 'authenticator', 'dashboard_user'];
 
 type Flags = Pick<RoleCreate, 'inheritRole' | 'canLogin' | 'canCreateDb' | 'canCreateRole' | 'isReplicationRole' | 'canBypassRls'>;
 

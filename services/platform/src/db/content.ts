@@ -11,7 +11,8 @@ function snippetsOf(db: Kysely<Database>, projectId: number) {
     .innerJoin('users as u', 'u.id', 'c.owner_id')
     .selectAll('c')
     .select('u.name as owner_name')
-    .where('c.project_id', '=', projectId);
+    .where('c.project_id', '=', projectId)
+    .where('c.type', '=', 'sql');
 }
 
 /** The snippets `userId` may see: their own personal ones and every project one. */
@@ -21,7 +22,7 @@ function visibleSnippets(db: Kysely<Database>, projectId: number, userId: string
 
 const toSnippet = (row: ContentRow & { owner_name: string }): SqlSnippet => ({
   id: row.id,
-  type: row.type,
+  type: 'sql',
   name: row.name,
   description: row.description,
   visibility: row.visibility,
@@ -47,12 +48,12 @@ export async function findVisibleSnippet(db: Kysely<Database>, projectId: number
 
 /** The project's snippet, locked until the transaction ends, so saves of one snippet run one after another. */
 export async function lockContent(trx: Transaction<Database>, projectId: number, id: string): Promise<ContentRow | undefined> {
-  return trx.selectFrom('content').selectAll().where('project_id', '=', projectId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return trx.selectFrom('content').selectAll().where('project_id', '=', projectId).where('type', '=', 'sql').where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 /** The project's snippets among `ids`, locked until the transaction ends. */
 export async function lockContents(trx: Transaction<Database>, projectId: number, ids: readonly string[]): Promise<ContentRow[]> {
-  return trx.selectFrom('content').selectAll().where('project_id', '=', projectId).where('id', 'in', ids).forUpdate().execute();
+  return trx.selectFrom('content').selectAll().where('project_id', '=', projectId).where('type', '=', 'sql').where('id', 'in', ids).forUpdate().execute();
 }
 
 export interface NewSnippet {

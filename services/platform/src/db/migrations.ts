@@ -303,4 +303,31 @@ export const platformMigrations: Record<string, Migration> = {
         )`,
       ]),
   },
+  '0014_content_reports': {
+    up: (db) =>
+      run(db, [
+        // Custom reports share the content store with SQL snippets: type 'report', always project-wide,
+        // their blocks in \`report\` (JSON, checked by the contract's schema on every write).
+        `alter table platform.content drop constraint content_type_check`,
+        `alter table platform.content add constraint content_type_check check (type in ('sql', 'report'))`,
+        `alter table platform.content add column report jsonb`,
+        `alter table platform.content add constraint content_report_shape
+          check ((type = 'report') = (report is not null) and (type <> 'report' or visibility = 'project'))`,
+        `create index content_project_type_updated on platform.content (project_id, type, updated_at desc)`,
+      ]),
+  },
+  // Saved logs explorer queries (H2) share the content store: type 'log_sql', personal, their text in `sql`.
+  // After 0014, which wrote the type list this one extends.
+  '0015_content_log_sql': {
+    up: (db) =>
+      run(db, [
+        `alter table platform.content drop constraint content_type_check`,
+        `alter table platform.content add constraint content_type_check check (type in ('sql', 'report', 'log_sql'))`,
+      ]),
+  },
+  // The hosted auth settings (providers, rate limits, email templates, redirect URLs, hooks) beside the
+  // site URL and JWT expiry: one JSON document of the changed keys, checked by the contract on every write.
+  '0016_auth_config': {
+    up: (db) => run(db, [`alter table platform.project_auth_config add column hosted jsonb not null default '{}'::jsonb check (jsonb_typeof(hosted) = 'object')`]),
+  },
 };

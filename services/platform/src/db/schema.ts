@@ -100,6 +100,8 @@ export interface ProjectAuthConfigTable {
   site_url: Generated<string>;
   /** Seconds. */
   jwt_expiry: Generated<number>;
+  /** The hosted auth settings that differ from the defaults (`AuthHostedConfig`'s keys). */
+  hosted: Generated<Record<string, unknown>>;
   updated_at: Generated<Date>;
 }
 
@@ -112,18 +114,23 @@ export interface ProjectStorageConfigTable {
 
 export type ContentVisibility = 'user' | 'project';
 
-/** A SQL snippet (migration 0005); `version` increments with every save. */
+/** What a content item is: a SQL snippet, a custom report (migration 0014) or a saved logs explorer query (0015). */
+export type ContentType = 'sql' | 'report' | 'log_sql';
+
+/** A SQL snippet (migration 0005) or a custom report (0014); `version` increments with every save. */
 export interface ContentTable {
   /** Chosen by the browser, so a retried create finds its own row. */
   id: string;
   project_id: number;
   owner_id: string;
-  type: Generated<'sql'>;
+  type: Generated<ContentType>;
   name: string;
   description: string | null;
   visibility: ContentVisibility;
   sql: string;
   favorite: Generated<boolean>;
+  /** A report's content (schema_version, period, layout); null for a snippet. */
+  report: ColumnType<unknown, string | null | undefined, string | null>;
   version: Generated<number>;
   inserted_at: Generated<Date>;
   updated_at: Generated<Date>;

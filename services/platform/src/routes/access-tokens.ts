@@ -6,6 +6,7 @@ import { recordAudit } from '../audit';
 import type { PlatformContext } from '../context';
 import { deleteAccessToken, insertAccessToken, listAccessTokens } from '../db/access-tokens';
 import { accountUser } from './account';
+import { clientIp } from './auth';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,7 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function accessTokenRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
   addRoute(app, accountRoutes.listAccessTokens, async ({ identity }) => ({ tokens: await listAccessTokens(ctx.db, accountUser(identity).id) }));
 
-  addRoute(app, accountRoutes.createAccessToken, async ({ identity, body }) => {
+  addRoute(app, accountRoutes.createAccessToken, async ({ identity, body, request }) => {
     const name = body.name.trim();
     if (!name) throw badRequest(AccountMessages.tokenNameRequired);
     const actor = accountUser(identity);
@@ -38,17 +39,20 @@ export async function accessTokenRoutes(app: FastifyInstance, { ctx }: { ctx: Pl
       });
       return created;
     });
+    ctx.authLogs.record({ action: 'token_created', status: 201, user: actor, ip: clientIp(request), message: `Access token created: ${name}` });
     return { token, secret };
   });
 
-  addRoute(app, accountRoutes.revokeAccessToken, async ({ identity, params }) => {
+  addRoute(app, accountRoutes.revokeAccessToken, async ({ identity, params, request }) => {
     const actor = accountUser(identity);
-    await ctx.db.transaction().execute(async (trx) => {
+    const revoked = await ctx.db.transaction().execute(async (trx) => {
       // Another user's token is not found either: nothing tells that it exists.
       const token = await deleteAccessToken(trx, actor.id, params.id);
       if (!token) throw notFound(AccountMessages.accessTokenNotFound);
       await recordAudit(trx, { action: 'token.revoked', actor, target: token.name, details: { token_id: token.id, prefix: token.prefix } });
+      return token;
     });
+    ctx.authLogs.record({ action: 'token_revoked', status: 200, user: actor, ip: clientIp(request), message: `Access token revoked: ${revoked.name}` });
     return { ok: true as const };
   });
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { Permission, platformRoutes } from '@dash/contracts';
-import { addRoute } from '@dash/service-kit';
+import { authHostedConfigRoutes, Permission, platformRoutes } from '@dash/contracts';
+import { addRoute, badRequest } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
-import { getAuthConfig, updateAuthConfig } from '../db/auth-config';
+import { getAuthConfig, getAuthHostedConfig, updateAuthConfig, updateAuthHostedConfig } from '../db/auth-config';
 import { projectOrganization } from '../db/project-settings';
 import { recordAudit } from '../audit';
 import { memberProject } from '../projects';
@@ -19,6 +19,21 @@ export async function authConfigRoutes(app: FastifyInstance, { ctx }: { ctx: Pla
       const config = await updateAuthConfig(trx, project.id, body);
       await recordAudit(trx, { action: 'project.auth_config_updated', actor: actorOf(identity), org, projectRef: project.ref, target: project.name, details: body });
       return config;
+    });
+  });
+
+  addRoute(app, authHostedConfigRoutes.getAuthHostedConfig, async ({ identity, params }) =>
+    getAuthHostedConfig(ctx.db, (await memberProject(ctx, identity, params.ref, Permission.TenantSqlAdminRead)).id),
+  );
+  addRoute(app, authHostedConfigRoutes.updateAuthHostedConfig, async ({ identity, params, body }) => {
+    const project = await memberProject(ctx, identity, params.ref, Permission.TenantSqlAdminWrite);
+    const org = await projectOrganization(ctx.db, project.id);
+    return ctx.db.transaction().execute(async (trx) => {
+      const result = await updateAuthHostedConfig(trx, project.id, body);
+      if ('problem' in result) throw badRequest(result.problem);
+      // The audit names the changed keys, not the values (templates are long, client IDs are the project's).
+      await recordAudit(trx, { action: 'project.auth_config_updated', actor: actorOf(identity), org, projectRef: project.ref, target: project.name, details: { keys: Object.keys(body) } });
+      return result.config;
     });
   });
 }

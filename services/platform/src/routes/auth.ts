@@ -18,6 +18,12 @@ export function clientIp(request: FastifyRequest): string {
   return request.forwardedClient?.ip ?? request.socket.remoteAddress ?? request.ip;
 }
 
+/** A sign-in's auth log events: the sign-in, and the MFA challenge it leads to when the account has a factor. */
+function recordSignIn(ctx: PlatformContext, user: { id: string; email: string }, ip: string, challenged: boolean): void {
+  ctx.authLogs.record({ action: 'login', status: 200, user, ip, message: 'Signed in with password' });
+  if (challenged) ctx.authLogs.record({ action: 'mfa_challenge', status: 200, user, ip, message: 'MFA challenge: a code is required' });
+}
+
 /** The session cookie is `Secure` when configured so, or when the gateway says the public URL is https. */
 const sessionCookieOptions = (ctx: PlatformContext, request: FastifyRequest) =>
   ({ httpOnly: true, sameSite: 'Lax', path: '/', secure: ctx.cookieSecure || request.forwardedClient?.proto === 'https' }) as const;
@@ -35,7 +41,6 @@ export async function startSession(ctx: PlatformContext, db: Kysely<Database>, r
 }
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
-
   addRoute(app, platformRoutes.signIn, async ({ body, request, reply }) => {
     const email = normalizeEmail(body.email);
     const ip = clientIp(request);
@@ -47,13 +52,17 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformC
     ]);
     if (retryAfterMs > 0) {
       reply.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
+      ctx.authLogs.record({ action: 'login_failed', status: 429, user: null, email, ip, message: 'Sign-in refused: too many attempts' });
       throw new HttpError(429, ServiceMessages.tooManySignIns);
     }
 
     const user = await findUserByEmail(ctx.db, email);
     // Unknown emails are checked against a dummy hash: same message, same work, similar timing.
     const valid = await verifyPassword(body.password, user?.password_hash ?? ctx.dummyPasswordHash);
-    if (!user || !valid) throw unauthorized(ServiceMessages.invalidCredentials);
+    if (!user || !valid) {
+      ctx.authLogs.record({ action: 'login_failed', status: 401, user: user ? { id: user.id, email: user.email } : null, email, ip, message: 'Sign-in failed: invalid email or password' });
+      throw unauthorized(ServiceMessages.invalidCredentials);
+    }
 
     // Success clears this email's counter from this address, and takes back only its own attempt
     // from the address's counter: signing in to one's own account does not wipe out failed guesses.
@@ -61,11 +70,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformC
     ctx.signInLimiter.release(ipKey);
 
     await startSession(ctx, ctx.db, reply, user.id);
-    return { user: toUser(user), ...(await assuranceOf(ctx.db, user.id, 'aal1')) };
+    const assurance = await assuranceOf(ctx.db, user.id, 'aal1');
+    recordSignIn(ctx, { id: user.id, email: user.email }, ip, assurance.nextLevel === 'aal2');
+    return { user: toUser(user), ...assurance };
   });
 
-  addRoute(app, platformRoutes.signOut, async ({ request, reply }) => {
+  addRoute(app, platformRoutes.signOut, async ({ identity, request, reply }) => {
     const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    if (token && identity?.kind === 'user') ctx.authLogs.record({ action: 'logout', status: 200, user: { id: identity.sub, email: identity.email }, ip: clientIp(request), message: 'Signed out' });
     if (token) await deleteSession(ctx.db, token);
     reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { ...sessionCookieOptions(ctx, request), maxAgeSeconds: 0, expires: new Date(0) }));
     return { ok: true as const };

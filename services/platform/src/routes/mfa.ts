@@ -26,6 +26,7 @@ import { findUserById, toUser } from '../db/users';
 import { isTotpCode, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpOf, totpStep } from '../mfa';
 import { AttemptLimiter } from '../rate-limit';
 import { accountUser } from './account';
+import { clientIp } from './auth';
 
 const DEFAULT_FACTOR_NAME = 'Authenticator app';
 const UNIQUE_VIOLATION = '23505';
@@ -147,7 +148,12 @@ export async function mfaRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformCo
       if (!(await raiseSession(trx, token, actor.id))) throw unauthorized(ServiceMessages.signInRequired);
       return true;
     });
-    if (!accepted) throw badRequest(AccountMessages.invalidMfaCode);
+    const logUser = { id: actor.id, email: user.email };
+    if (!accepted) {
+      ctx.authLogs.record({ action: 'mfa_failed', status: 400, user: logUser, ip: clientIp(request), message: 'MFA code rejected' });
+      throw badRequest(AccountMessages.invalidMfaCode);
+    }
+    ctx.authLogs.record({ action: 'mfa_verified', status: 200, user: logUser, ip: clientIp(request), message: 'MFA code verified' });
     limiter.reset(limitKey(actor.id));
     return { user: toUser(user), aal: 'aal2' as const, nextLevel: 'aal2' as const };
   });

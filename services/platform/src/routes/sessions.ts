@@ -18,6 +18,8 @@ export async function sessionRoutes(app: FastifyInstance, { ctx }: { ctx: Platfo
     if (body.kind === 'access_token') {
       const user = await findAccessTokenUser(ctx.db, body.token);
       if (!user) throw unauthorized(AccountMessages.invalidAccessToken);
+      // The gateway resolves a token again only when its cache entry expires: one event per burst of use.
+      ctx.authLogs.record({ action: 'token_used', status: 200, user: { id: user.id, email: user.email }, ip: null, message: 'Access token used' });
       return { user: toUser(user), projects: await projectRolesOf(ctx.db, user.id), ...(await assuranceOf(ctx.db, user.id, 'aal2')) };
     }
     const user = await findSessionUser(ctx.db, body.token);

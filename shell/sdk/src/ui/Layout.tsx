@@ -15,8 +15,11 @@ export interface AreaNavSection {
   items: AreaNavItem[];
 }
 
-/** A secondary menu: a title and sections of links, each with an optional BETA/ALPHA badge. */
-export function MenuSections({ title, sections }: { title: string; sections: AreaNavSection[] }) {
+/**
+ * A secondary menu: a title and sections of links, each with an optional BETA/ALPHA badge, and `extra`
+ * below them (entries an area only knows at run time).
+ */
+export function MenuSections({ title, sections, extra }: { title: string; sections: AreaNavSection[]; extra?: ReactNode }) {
   return (
     <aside className="dash-area__menu" aria-label={`${title} menu`}>
       <h2 className="dash-area__title">{title}</h2>
@@ -33,16 +36,23 @@ export function MenuSections({ title, sections }: { title: string; sections: Are
             ))}
           </nav>
         ))}
+      {extra}
     </aside>
   );
 }
 
-/** An area's own frame: a secondary menu on the left (optional: `nav` or `sections`) and the content. */
-export function AreaLayout({ title, nav, sections, children }: { title: string; nav?: AreaNavItem[]; sections?: AreaNavSection[]; children: ReactNode }) {
+/** An area's own frame: a secondary menu on the left (optional: `nav` or `sections`, and `menuExtra`) and the content. */
+export function AreaLayout({ title, nav, sections, menuExtra, children }: {
+  title: string;
+  nav?: AreaNavItem[];
+  sections?: AreaNavSection[];
+  menuExtra?: ReactNode;
+  children: ReactNode;
+}) {
   const menu = sections ?? (nav ? [{ items: nav }] : undefined);
   return (
     <div className="dash-area">
-      {menu && <MenuSections title={title} sections={menu} />}
+      {menu && <MenuSections title={title} sections={menu} extra={menuExtra} />}
       <section className="dash-area__content">{children}</section>
     </div>
   );

@@ -1,0 +1,132 @@
+import { useProjectRef } from '@dash/shell-sdk';
+import { formatBytes, type DatabaseReport, type StatementsState } from '@dash/contracts';
+import { useDatabaseReportQuery } from '../api/reports';
+import { formatMs, formatPercent, ReportPanel, SeriesChart, Stats } from './charts';
+import { ReportFrame } from './ReportFrame';
+
+/** The database report: size, connections, cache hit ratios, largest tables and slowest statements. */
+export function DatabaseReportPage() {
+  const ref = useProjectRef();
+  const query = useDatabaseReportQuery({ ref });
+  const report = query.data;
+  return (
+    <ReportFrame title="Database" description="The project database's own statistics, counted since they were last reset." query={query}>
+      {report && <DatabaseReportView report={report} />}
+    </ReportFrame>
+  );
+}
+
+function DatabaseReportView({ report }: { report: DatabaseReport }) {
+  const connected = report.connections.reduce((sum, c) => sum + c.count, 0);
+  return (
+    <>
+      <Stats
+        items={[
+          { label: 'Database size', value: formatBytes(report.database_size_bytes) },
+          { label: 'Connections', value: `${connected} / ${report.max_connections}` },
+          { label: 'Cache hit ratio (tables)', value: formatPercent(report.cache_hit_ratio.tables) },
+          { label: 'Cache hit ratio (indexes)', value: formatPercent(report.cache_hit_ratio.indexes) },
+        ]}
+      />
+      <ReportPanel title="Connections by state">
+        <SeriesChart kind="bar" label="Connections by state" data={report.connections} x="state" series={[{ key: 'count', label: 'Connections', color: 'var(--brand)' }]} height={200} />
+      </ReportPanel>
+      <ReportPanel title="Largest tables">
+        <table className="dash-table reports-table">
+          <thead>
+            <tr>
+              <th>Table</th>
+              <th className="reports-num">Total</th>
+              <th className="reports-num">Indexes</th>
+              <th className="reports-num">Rows (est.)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.largest_tables.map((t) => (
+              <tr key={`${t.schema}.${t.name}`}>
+                <td>
+                  <span className="reports-faint">{t.schema}.</span>
+                  {t.name}
+                </td>
+                <td className="reports-num">{formatBytes(t.total_bytes)}</td>
+                <td className="reports-num">{formatBytes(t.index_bytes)}</td>
+                <td className="reports-num">{t.row_estimate < 0 ? '–' : t.row_estimate.toLocaleString()}</td>
+              </tr>
+            ))}
+            {report.largest_tables.length === 0 && (
+              <tr>
+                <td colSpan={4} className="reports-none">No tables yet</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </ReportPanel>
+      <ReportPanel title="Slowest statements" description="Highest mean execution time, from pg_stat_statements" wide>
+        <Statements statements={report.statements} />
+      </ReportPanel>
+    </>
+  );
+}
+
+function EnableStatements({ title, steps }: { title: string; steps: string[] }) {
+  return (
+    <div className="dash-callout reports-enable" role="note">
+      <p className="dash-callout__title">{title}</p>
+      <ol className="dash-callout__text">
+        {steps.map((step) => (
+          <li key={step}>
+            <code>{step}</code>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function Statements({ statements }: { statements: StatementsState }) {
+  if (statements.state === 'not_loaded') {
+    return (
+      <EnableStatements
+        title="pg_stat_statements is not loaded by the Postgres server. To see the slowest statements, preload it and restart the server, then create the extension as a superuser:"
+        steps={["shared_preload_libraries = 'pg_stat_statements'   # postgresql.conf, then restart", 'create extension pg_stat_statements with schema extensions;']}
+      />
+    );
+  }
+  if (statements.state === 'not_installed') {
+    return (
+      <EnableStatements
+        title="The server loads pg_stat_statements, but the extension is not created in this database. A superuser creates it with:"
+        steps={['create extension pg_stat_statements with schema extensions;']}
+      />
+    );
+  }
+  if (statements.statements.length === 0) return <p className="reports-none">No statements recorded yet</p>;
+  return (
+    <table className="dash-table reports-table">
+      <thead>
+        <tr>
+          <th>Statement</th>
+          <th>Role</th>
+          <th className="reports-num">Calls</th>
+          <th className="reports-num">Mean</th>
+          <th className="reports-num">Max</th>
+          <th className="reports-num">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {statements.statements.map((s, i) => (
+          <tr key={i}>
+            <td>
+              <code className="reports-sql">{s.query}</code>
+            </td>
+            <td className="reports-faint">{s.role}</td>
+            <td className="reports-num">{s.calls.toLocaleString()}</td>
+            <td className="reports-num">{formatMs(s.mean_ms)}</td>
+            <td className="reports-num">{formatMs(s.max_ms)}</td>
+            <td className="reports-num">{formatMs(s.total_ms)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,24 @@
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { authHostedConfigRoutes, type AuthHostedConfig } from '@dash/contracts';
+
+/** The hosted auth settings (providers, rate limits, templates, redirect URLs, hooks), kept by the platform. */
+const tag = (ref: string) => ({ type: 'Project' as const, id: `auth-hosted:${ref}` });
+
+export const authHostedConfigApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    authHostedConfig: build.query<AuthHostedConfig, { ref: string }>({
+      query: ({ ref }) => routeRequest(authHostedConfigRoutes.getAuthHostedConfig, { params: { ref } }),
+      providesTags: (_r, _e, { ref }) => [tag(ref)],
+    }),
+    updateAuthHostedConfig: build.mutation<AuthHostedConfig, { ref: string; body: Partial<AuthHostedConfig> }>({
+      query: ({ ref, body }) => routeRequest(authHostedConfigRoutes.updateAuthHostedConfig, { params: { ref }, body }),
+      // The reply is the whole new configuration: no refetch needed.
+      async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) dispatch(authHostedConfigApi.util.upsertQueryData('authHostedConfig', { ref }, data));
+      },
+    }),
+  }),
+});
+
+export const { useAuthHostedConfigQuery, useUpdateAuthHostedConfigMutation } = authHostedConfigApi;

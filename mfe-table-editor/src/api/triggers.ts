@@ -1,0 +1,29 @@
+import { routeRequest } from '@dash/shell-sdk';
+import { databaseRoutes, type PgTrigger, type TriggerCreate, type TriggerUpdate } from '@dash/contracts';
+import { databaseApi } from './database';
+
+type Ref = { ref: string };
+const tag = (ref: string) => ({ type: 'Triggers' as const, id: ref });
+
+export const databaseTriggersApi = databaseApi.injectEndpoints({
+  endpoints: (build) => ({
+    databaseTriggers: build.query<PgTrigger[], Ref>({
+      query: ({ ref }) => routeRequest(databaseRoutes.listTriggers, { params: { ref } }),
+      providesTags: (_r, _e, { ref }) => [tag(ref)],
+    }),
+    createDatabaseTrigger: build.mutation<PgTrigger, Ref & { body: TriggerCreate }>({
+      query: ({ ref, body }) => routeRequest(databaseRoutes.createTrigger, { params: { ref }, body }),
+      invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
+    }),
+    updateDatabaseTrigger: build.mutation<PgTrigger, Ref & { id: number; body: TriggerUpdate }>({
+      query: ({ ref, id, body }) => routeRequest(databaseRoutes.updateTrigger, { params: { ref, id }, body }),
+      invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
+    }),
+    deleteDatabaseTrigger: build.mutation<PgTrigger, Ref & { id: number }>({
+      query: ({ ref, id }) => routeRequest(databaseRoutes.deleteTrigger, { params: { ref, id } }),
+      invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
+    }),
+  }),
+});
+
+export const { useDatabaseTriggersQuery, useCreateDatabaseTriggerMutation, useUpdateDatabaseTriggerMutation, useDeleteDatabaseTriggerMutation } = databaseTriggersApi;

@@ -1,0 +1,30 @@
+import { routeRequest } from '@dash/shell-sdk';
+import { databaseRoutes, type EnumTypeCreate, type EnumTypeUpdate, type PgType } from '@dash/contracts';
+import { databaseApi } from './database';
+
+type Ref = { ref: string };
+const tag = (ref: string) => ({ type: 'Types' as const, id: ref });
+
+/** Types of the project; the enumerated types page shows the enums. Writes also refresh column types. */
+export const databaseTypesApi = databaseApi.injectEndpoints({
+  endpoints: (build) => ({
+    databaseTypes: build.query<PgType[], Ref>({
+      query: ({ ref }) => routeRequest(databaseRoutes.listTypes, { params: { ref } }),
+      providesTags: (_r, _e, { ref }) => [tag(ref)],
+    }),
+    createDatabaseType: build.mutation<PgType, Ref & { body: EnumTypeCreate }>({
+      query: ({ ref, body }) => routeRequest(databaseRoutes.createType, { params: { ref }, body }),
+      invalidatesTags: (_r, _e, { ref }) => [tag(ref), 'Columns'],
+    }),
+    updateDatabaseType: build.mutation<PgType, Ref & { id: number; body: EnumTypeUpdate }>({
+      query: ({ ref, id, body }) => routeRequest(databaseRoutes.updateType, { params: { ref, id }, body }),
+      invalidatesTags: (_r, _e, { ref }) => [tag(ref), 'Columns'],
+    }),
+    deleteDatabaseType: build.mutation<PgType, Ref & { id: number; cascade?: boolean }>({
+      query: ({ ref, id, cascade }) => routeRequest(databaseRoutes.deleteType, { params: { ref, id }, query: { cascade } }),
+      invalidatesTags: (_r, _e, { ref }) => [tag(ref), 'Columns'],
+    }),
+  }),
+});
+
+export const { useDatabaseTypesQuery, useCreateDatabaseTypeMutation, useUpdateDatabaseTypeMutation, useDeleteDatabaseTypeMutation } = databaseTypesApi;

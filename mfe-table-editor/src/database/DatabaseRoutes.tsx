@@ -1,0 +1,42 @@
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { useProjectRef } from '@dash/shell-sdk';
+import { ExtensionsPage } from './pages/ExtensionsPage';
+import { FunctionsPage } from './pages/FunctionsPage';
+import { IndexesPage } from './pages/IndexesPage';
+import { PublicationsPage } from './pages/PublicationsPage';
+import { RolesPage } from './pages/RolesPage';
+import { TablesPage } from './pages/TablesPage';
+import { TriggersPage } from './pages/TriggersPage';
+import { TypesPage } from './pages/TypesPage';
+import { databasePaths } from './paths';
+import './database.css';
+
+function ToPage({ page }: { page: string }) {
+  return <Navigate to={databasePaths.page(useProjectRef(), page)} replace />;
+}
+
+/** The menu's Policies item opens the auth area's policies page. */
+function ToPolicies() {
+  return <Navigate to={databasePaths.policies(useProjectRef())} replace />;
+}
+
+/** Descendant routes under /project/:ref/database; the shell draws the area's menu (module.tsx). */
+export function DatabaseRoutes() {
+  return (
+    <div className="db-root" data-build={__DASH_BUILD_LABEL__}>
+      <Routes>
+        <Route index element={<ToPage page="tables" />} />
+        <Route path="tables" element={<TablesPage />} />
+        <Route path="functions" element={<FunctionsPage />} />
+        <Route path="triggers" element={<TriggersPage />} />
+        <Route path="types" element={<TypesPage />} />
+        <Route path="extensions" element={<ExtensionsPage />} />
+        <Route path="indexes" element={<IndexesPage />} />
+        <Route path="publications" element={<PublicationsPage />} />
+        <Route path="roles" element={<RolesPage />} />
+        <Route path="policies" element={<ToPolicies />} />
+        <Route path="*" element={<ToPage page="tables" />} />
+      </Routes>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import pg from 'pg';
+import { badRequest, HttpError, isStatementError } from '@dash/service-kit';
+import { ExplorerMessages, histogramIntervalSeconds, type EventsHistogram, type ExplorerQueryResult, type LogExplorerTable } from '@dash/contracts';
+import { cappedQuerySql, columnTypesSql, EXPLORER_SET_ROLE, EXPLORER_WRAP_PREFIX, explorerSessionSql, histogramSql } from '../sql/explorer';
+
+export interface ExplorerRun {
+  ref: string;
+  /** The statement the guard accepted (its `statement`), and where it starts in the user's text. */
+  statement: string;
+  offset: number;
+  from: Date;
+  to: Date;
+  /** The log tables the query reads (the guard's list); the histogram counts their events. */
+  tables: readonly LogExplorerTable[];
+  histogram: boolean;
+  maxRows: number;
+  statementTimeoutMs: number;
+}
+
+/** Tables the histogram counts when the query reads none (`select now()`). */
+const DEFAULT_HISTOGRAM_TABLES: readonly LogExplorerTable[] = ['edge_logs'];
+
+const QUERY_CANCELED = '57014';
+
+/**
+ * Result values as JSON can carry them: int8 (counts) as numbers while exact, times without a zone,
+ * dates and intervals as Postgres writes them (pg would turn the first two into local-time Dates);
+ * timestamptz stays a Date, written as ISO text; json and jsonb are parsed.
+ */
+const TEXT_TYPES = new Set([pg.types.builtins.TIMESTAMP, pg.types.builtins.DATE, pg.types.builtins.INTERVAL, pg.types.builtins.TIME, pg.types.builtins.TIMETZ]);
+const resultTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === pg.types.builtins.INT8) {
+      return (text: string) => {
+        const n = Number(text);
+        return Number.isSafeInteger(n) ? n : text;
+      };
+    }
+    if (TEXT_TYPES.has(oid)) return (text: string) => text;
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** A statement error as the client should see it: Postgres's message, with its position in the user's text. */
+function statementError(error: pg.DatabaseError, run: ExplorerRun): HttpError {
+  if (error.code === QUERY_CANCELED) return badRequest(ExplorerMessages.timeout, QUERY_CANCELED);
+  const inStatement = error.position ? Number(error.position) - EXPLORER_WRAP_PREFIX.length : 0;
+  const inside = inStatement > 0 && inStatement <= run.statement.length;
+  return new HttpError(400, error.message, error.code, {
+    ...(error.detail ? { detail: error.detail } : {}),
+    ...(error.hint ? { hint: error.hint } : {}),
+    ...(inside ? { position: inStatement + run.offset } : {}),
+  });
+}
+
+/**
+ * Runs a guarded explorer query in one read-only transaction as `dash_logs_reader`, with the project,
+ * range and statement timeout set locally: at most `maxRows` rows come back (one more is read to tell
+ * that there were more), then the histogram of the tables it read, in the same snapshot. Postgres
+ * errors become 400s.
+ */
+export async function runExplorerQuery(pool: pg.Pool, run: ExplorerRun): Promise<ExplorerQueryResult> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin read only');
+    const session = explorerSessionSql({ ref: run.ref, from: run.from, to: run.to, statementTimeoutMs: run.statementTimeoutMs });
+    await client.query(session.text, session.values);
+    await client.query(EXPLORER_SET_ROLE);
+    const started = performance.now();
+    const fetched = await client.query<unknown[]>({ text: cappedQuerySql(run.statement, run.maxRows), rowMode: 'array', types: resultTypes });
+    const truncated = fetched.rows.length > run.maxRows;
+    const durationMs = performance.now() - started;
+    const histogram = run.histogram ? await countEvents(client, run) : null;
+    const names = await columnTypeNames(client, fetched.fields.map((f) => f.dataTypeID));
+    await client.query('rollback');
+    return {
+      columns: fetched.fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? 'unknown' })),
+      rows: fetched.rows.slice(0, run.maxRows),
+      row_count: Math.min(fetched.rows.length, run.maxRows),
+      truncated,
+      range: { from: run.from.toISOString(), to: run.to.toISOString() },
+      histogram,
+      duration_ms: Math.round(durationMs * 1000) / 1000,
+    };
+  } catch (error) {
+    if (isStatementError(error)) {
+      await client.query('rollback').catch((e: Error) => (broken = e));
+      throw statementError(error, run);
+    }
+    broken = error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function countEvents(client: pg.PoolClient, run: ExplorerRun): Promise<EventsHistogram> {
+  const tables = run.tables.length > 0 ? run.tables : DEFAULT_HISTOGRAM_TABLES;
+  const interval = histogramIntervalSeconds(run.from, run.to);
+  const q = histogramSql(tables, run.from, run.to, interval);
+  const { rows } = await client.query<{ start: Date; count: string }>(q.text, q.values);
+  return { interval_seconds: interval, tables: [...tables], buckets: rows.map((r) => ({ start: r.start.toISOString(), count: Number(r.count) })) };
+}
+
+async function columnTypeNames(client: pg.PoolClient, oids: number[]): Promise<Map<number, string>> {
+  if (oids.length === 0) return new Map();
+  const q = columnTypesSql(oids);
+  const { rows } = await client.query<{ oid: number; name: string }>(q.text, q.values);
+  return new Map(rows.map((r) => [r.oid, r.name]));
+}

@@ -1,0 +1,42 @@
+import { API_DOCS_DEFAULT_SCHEMA, ApiDocsMessages, apiDocsRoutes, type ApiDocsFunction, type ApiDocsTable } from '@dash/contracts';
+import { addRoute, notFound, projectDbError, projectTransaction, type ServiceApp, type SqlQuery } from '@dash/service-kit';
+import type pg from 'pg';
+import { apiDocsFunctionsQuery, apiDocsTablesQuery, schemaExistsQuery } from '../sql/api-docs';
+import { typescriptCatalogQuery } from '../sql/generators';
+import { renderTypescript, type TypescriptCatalog } from '../generators/typescript';
+import type { PgMetaContext } from '../app';
+
+/*
+ * API docs and `/generators/typescript`: catalog reads, each in one transaction so tables and functions
+ * come from one snapshot.
+ */
+
+const rows = async <T extends pg.QueryResultRow>(client: pg.PoolClient, query: SqlQuery) => (await client.query<T>(query.text, query.values)).rows;
+
+async function requireSchemas(client: pg.PoolClient, schemas: readonly string[]): Promise<void> {
+  for (const schema of schemas) {
+    const [row] = await rows<{ exists: boolean }>(client, schemaExistsQuery(schema));
+    if (!row!.exists) throw notFound(ApiDocsMessages.schemaNotFound(schema));
+  }
+}
+
+export function registerApiDocsRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+  addRoute(app, apiDocsRoutes.apiDocs, async ({ params, query }) => {
+    const schema = query.schema ?? API_DOCS_DEFAULT_SCHEMA;
+    return projectTransaction(ctx.pools, params.ref, null, async (client) => {
+      await requireSchemas(client, [schema]);
+      const tables = await rows<ApiDocsTable>(client, apiDocsTablesQuery(schema));
+      const functions = await rows<ApiDocsFunction>(client, apiDocsFunctionsQuery(schema));
+      return { schema, tables, functions };
+    }).catch((e: unknown) => Promise.reject(projectDbError(e)));
+  });
+
+  addRoute(app, apiDocsRoutes.generateTypescript, async ({ params, query }) => {
+    const schemas = [...new Set((query.included_schemas ?? API_DOCS_DEFAULT_SCHEMA).split(',').map((s) => s.trim()).filter(Boolean))];
+    return projectTransaction(ctx.pools, params.ref, null, async (client) => {
+      await requireSchemas(client, schemas);
+      const [row] = await rows<{ catalog: TypescriptCatalog }>(client, typescriptCatalogQuery(schemas));
+      return { types: renderTypescript(row!.catalog, schemas) };
+    }).catch((e: unknown) => Promise.reject(projectDbError(e)));
+  });
+}

@@ -1,0 +1,66 @@
+import { databaseRoutes, type PgTrigger } from '@dash/contracts';
+import { addRoute, notFound, projectQuery, type ServiceApp, type SqlQuery } from '@dash/service-kit';
+import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
+import { relationNameQuery } from '../sql/catalog/relation-name';
+import { listTriggersQuery, triggerArgs, triggerIdQuery, triggerNameQuery, type TriggerRow } from '../sql/catalog/triggers';
+import type { QualifiedName } from '../sql/ddl/names';
+import { createTriggerStatement, dropTriggerStatement, updateTriggerStatements } from '../sql/ddl/triggers';
+import type { PgMetaContext } from '../app';
+
+export const triggerNotFound = (id: number) => `Trigger with id ${id} not found`;
+export const triggerTableNotFound = (id: number) => `Table or view with id ${id} not found`;
+
+/** Tables, partitioned tables, views and foreign tables carry triggers. */
+const TRIGGER_RELKINDS = ['r', 'p', 'v', 'f'];
+
+type Row = Omit<PgTrigger, 'function_args'> & TriggerRow;
+const toTrigger = ({ nargs, args, ...row }: Row): PgTrigger => ({ ...row, function_args: triggerArgs({ nargs, args }) });
+
+async function readTriggers(run: (q: SqlQuery) => Promise<Row[]>, query: SqlQuery): Promise<PgTrigger[]> {
+  return (await run(query)).map(toTrigger);
+}
+
+async function readTrigger(tx: DdlTransaction, id: number): Promise<PgTrigger> {
+  const [trigger] = await readTriggers((q) => tx.query<Row>(q), listTriggersQuery({ id }));
+  if (!trigger) throw notFound(triggerNotFound(id));
+  return trigger;
+}
+
+async function triggerName(tx: DdlTransaction, id: number): Promise<{ name: string; table: QualifiedName }> {
+  const [row] = await tx.query<{ name: string; schema: string; table: string }>(triggerNameQuery(id));
+  if (!row) throw notFound(triggerNotFound(id));
+  return { name: row.name, table: { schema: row.schema, name: row.table } };
+}
+
+export function registerTriggerRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+  addRoute(app, databaseRoutes.listTriggers, async ({ params, query }) =>
+    readTriggers((q) => projectQuery<Row>(ctx.pools, params.ref, q), listTriggersQuery(query)),
+  );
+
+  addRoute(app, databaseRoutes.createTrigger, async ({ params, body }) =>
+    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      const [table] = await tx.query<QualifiedName>(relationNameQuery(body.table_id, TRIGGER_RELKINDS));
+      if (!table) throw notFound(triggerTableNotFound(body.table_id));
+      await tx.run([createTriggerStatement(table, body)]);
+      const [created] = await tx.query<{ id: number }>(triggerIdQuery(body.table_id, body.name));
+      return readTrigger(tx, created!.id);
+    }),
+  );
+
+  // A trigger keeps its oid when renamed, enabled or disabled.
+  addRoute(app, databaseRoutes.updateTrigger, async ({ params, body }) =>
+    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      await tx.run(updateTriggerStatements(await triggerName(tx, params.id), body));
+      return readTrigger(tx, params.id);
+    }),
+  );
+
+  addRoute(app, databaseRoutes.deleteTrigger, async ({ params, query }) =>
+    withDdlTransaction(ctx.pools, params.ref, async (tx) => {
+      const trigger = await readTrigger(tx, params.id);
+      const { name, table } = await triggerName(tx, params.id);
+      await tx.run([dropTriggerStatement(name, table, query.cascade === true)]);
+      return trigger;
+    }),
+  );
+}
