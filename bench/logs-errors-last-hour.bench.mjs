@@ -4,17 +4,12 @@
 // SQL over logs.events with the view's filters written out, sent straight to Postgres with `pg`. The
 // ratio compares the query alone (histogram off); the route with its histogram (as the page calls it)
 // is reported beside it.
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { round, startPostgres, writeResult } from './pg-meta-harness.mjs';
+import { cpus, loadavg } from 'node:os';
+import { DAY_MS, LOGS_REF as REF, withLogsService } from './logs-harness.mjs';
+import { median, round, timed, writeResult } from './pg-meta-harness.mjs';
 
-const require = createRequire(import.meta.url);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EVENTS = Number(process.env.BENCH_EXPLORER_EVENTS ?? 10_000_000);
 const RUNS = 5;
-const REF = 'bench';
-const DAY_MS = 86_400_000;
 
 const ERRORS_SQL = `select (metadata->>'status')::int as status, metadata->>'path' as path, count(*) as requests
 from edge_logs
@@ -29,35 +24,13 @@ where source = 'edge' and project_ref = $1 and "timestamp" >= $2 and "timestamp"
 group by 1, 2
 order by requests desc`;
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function timed(work) {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
-}
-
 export default async function logsErrorsLastHour() {
-  const kit = require(path.join(root, 'services/kit/dist/index.js'));
-  const { TEST_SECRET } = require(path.join(root, 'services/kit/dist/testing.js'));
-  const { buildApp } = require(path.join(root, 'services/logs/dist/app.js'));
-  const { migrateLogs } = require(path.join(root, 'services/logs/dist/db/migrations.js'));
-  const { PartitionManager } = require(path.join(root, 'services/logs/dist/db/partitions.js'));
-
-  const server = await startPostgres();
-  const name = `bench_explorer_${Date.now()}`;
-  await kit.ensureDatabase(server.url, name);
-  const url = kit.withDatabase(server.url, name);
-  const pool = kit.createPool(url, 8);
-  const db = kit.createDb(pool);
-  let app;
-  try {
-    await migrateLogs(db);
+  await withLogsService('bench_explorer', async ({ pool, partitions, listen }) => {
     const now = Date.now();
     const start = new Date(now - 7 * DAY_MS);
     const days = [];
     for (let t = Math.floor(start.getTime() / DAY_MS) * DAY_MS; t <= now; t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10).replace(/-/g, ''));
-    await new PartitionManager(pool).ensure(days);
+    await partitions.ensure(days);
 
     const loadStart = performance.now();
     // Gateway-like events over the last 7 days, in time order: 20 paths, 2% 5xx, 5% 404.
@@ -75,17 +48,12 @@ export default async function logsErrorsLastHour() {
     const loadSeconds = (performance.now() - loadStart) / 1000;
     console.log(`loaded ${EVENTS.toLocaleString()} edge events over 7 days in ${round(loadSeconds)} s`);
 
-    app = buildApp({ secret: TEST_SECRET, pool });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const headers = {
-      'content-type': 'application/json',
-      'x-dash-identity': kit.signIdentity(TEST_SECRET, { kind: 'user', sub: 'bench', email: 'bench@example.com', projects: { [REF]: 'read_only' } }),
-    };
+    const { address, headers } = await listen();
     // The last hour, fixed once so the route and raw pg read the same window.
     const range = { from: new Date(now - 3_600_000).toISOString(), to: new Date(now).toISOString() };
     let reply;
     const viaRoute = (histogram) => async () => {
-      const res = await fetch(`${address}/${REF}/explorer/query`, { method: 'POST', headers, body: JSON.stringify({ sql: ERRORS_SQL, range, histogram }) });
+      const res = await fetch(`${address}/${REF}/explorer/query`, { method: 'POST', headers: headers(), body: JSON.stringify({ sql: ERRORS_SQL, range, histogram }) });
       reply = await res.json();
       if (!res.ok) throw new Error(`the explorer answered ${res.status}: ${JSON.stringify(reply)}`);
     };
@@ -101,9 +69,9 @@ export default async function logsErrorsLastHour() {
     const withHistogramMs = [];
     const directMs = [];
     for (let i = 0; i < RUNS; i++) {
-      routeMs.push(await timed(viaRoute(false)));
-      directMs.push(await timed(direct));
-      withHistogramMs.push(await timed(viaRoute(true)));
+      routeMs.push((await timed(viaRoute(false))).ms);
+      directMs.push((await timed(direct)).ms);
+      withHistogramMs.push((await timed(viaRoute(true))).ms);
     }
     const routeErrors = reply.rows.reduce((sum, row) => sum + row[2], 0);
     const rawErrors = rawRows.reduce((sum, row) => sum + Number(row.requests), 0);
@@ -119,8 +87,8 @@ export default async function logsErrorsLastHour() {
       routeWithHistogramMs: round(median(withHistogramMs)),
       runs: { routeMs: routeMs.map(round), rawPgMs: directMs.map(round), routeWithHistogramMs: withHistogramMs.map(round) },
       loadSeconds: round(loadSeconds),
-      cpus: (await import('node:os')).cpus().length,
-      loadavg: (await import('node:os')).loadavg().map(round),
+      cpus: cpus().length,
+      loadavg: loadavg().map(round),
     };
     console.table({
       'explorer route': { 'median ms': result.routeMs },
@@ -130,12 +98,7 @@ export default async function logsErrorsLastHour() {
     });
     console.log(`errors in the last hour over ${EVENTS.toLocaleString()} events: explorer ${result.routeMs} ms, raw pg ${result.rawPgMs} ms, ratio ${result.ratio}x (target <= 1.2x); with the histogram ${result.routeWithHistogramMs} ms`);
     console.log(`written to ${writeResult('logs-errors-last-hour', result)}`);
-  } finally {
-    await app?.close();
-    await db.destroy().catch(() => {});
-    await kit.dropDatabase(server.url, name).catch(() => {});
-    await server.stop();
-  }
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await logsErrorsLastHour();
