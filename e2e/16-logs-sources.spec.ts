@@ -17,7 +17,7 @@ test('API calls show in the API gateway logs with live tail on; filter, search a
   expect((await page.request.get(`/api/storage/${REF}/buckets/${id}`)).status()).toBe(404);
   expect((await page.request.post(`/api/pg-meta/${REF}/sql/run`, { data: { query: `select '${id}' as marker` } })).status()).toBe(200);
   const logs = table(page, 'API Gateway');
-  // The gateway ships every second and the page polls every 2 s: new rows come on top by themselves.
+  // The gateway ships every 0.5 s and the page polls every second: new rows come on top by themselves.
   await expect(logs.getByText(`/api/storage/${REF}/buckets/${id}`)).toBeVisible({ timeout: 5000 });
   await expect(logs.getByRole('row').nth(1)).toBeVisible();
   await screenshot(page, '16-logs-edge-live-tail');

@@ -73,6 +73,13 @@ function Area() {
   );
 }
 
+/** Clicks "+ New custom report" once the member's permissions have loaded and enabled it. */
+async function openCreateDialog() {
+  const button = await screen.findByRole<HTMLButtonElement>('button', { name: '+ New custom report' });
+  await waitFor(() => expect(button.disabled).toBe(false));
+  fireEvent.click(button);
+}
+
 describe('create-report dialog', () => {
   it('requires a name, creates the report, says so and opens it', async () => {
     const created = report();
@@ -82,7 +89,7 @@ describe('create-report dialog', () => {
       [`GET /api/platform/projects/default/content/reports/${REPORT_ID}`]: { body: created },
     });
     renderArea(Area, { mount: 'reports', url: `/project/default/reports/${REPORT_ID}x` });
-    fireEvent.click(await screen.findByRole('button', { name: '+ New custom report' }));
+    await openCreateDialog();
     const dialog = await screen.findByRole('dialog', { name: 'Create a custom report' });
     expect(within(dialog).getByText(ReportMessages.nameRequiredMarker)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create report' }));
@@ -105,7 +112,7 @@ describe('create-report dialog', () => {
       'POST /api/platform/projects/default/content/reports': { status: 409, body: { statusCode: 409, error: 'Conflict', message: 'Another item already has this id' } },
     });
     renderArea(Area, { mount: 'reports', url: '/project/default/reports/database' });
-    fireEvent.click(await screen.findByRole('button', { name: '+ New custom report' }));
+    await openCreateDialog();
     fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Signups' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create report' }));
     expect(await screen.findByText(ReportMessages.createFailed('Another item already has this id'))).toBeTruthy();

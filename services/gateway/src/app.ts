@@ -44,7 +44,8 @@ export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp
   const edgeLogs = new EdgeLogShipper({
     logsUrl: upstreams.logs,
     secret: config.secret,
-    flushIntervalMs: config.edgeLogs?.flushIntervalMs ?? 1000,
+    // Half a second plus the live tail's 1 s poll: a request shows in its logs page within 2 s.
+    flushIntervalMs: config.edgeLogs?.flushIntervalMs ?? 500,
     batchSize: config.edgeLogs?.batchSize ?? 100,
     maxBuffered: config.edgeLogs?.maxBuffered ?? 10_000,
     onDrop: (count, reason) => {
