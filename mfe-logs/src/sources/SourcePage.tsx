@@ -122,15 +122,14 @@ function SourceEvents({ def }: { def: SourceDef }) {
   };
   const filterKey = JSON.stringify([search, level, status, method, range]);
   // New filters start again from the newest events.
-  useEffect(() => {
-    setOlder(null);
-    setSelected(null);
-  }, [filterKey]);
+  useEffect(() => setOlder(null), [filterKey]);
 
   const { data, error, isLoading, isFetching, refetch } = useSourceEventsQuery(args, { pollingInterval: tail ? TAIL_MS : 0, skipPollingIfUnfocused: false });
   const [fetchOlder, olderState] = useLazySourceEventsQuery();
   const events = useMemo(() => [...(data?.events ?? []), ...(older?.events ?? [])], [data, older]);
   const next = older ? older.next : data?.next ?? null;
+  // The detail stays open while its event is listed (a filter that still matches it, a refresh).
+  const detail = selected && events.some((e) => e.id === selected.id) ? selected : null;
   const filtered = Boolean(search || level || status || method);
 
   const toggleTail = () => {
@@ -192,7 +191,7 @@ function SourceEvents({ def }: { def: SourceDef }) {
           description={filtered ? 'No events match these filters in this time range.' : `No ${def.label} events were recorded for this project in this time range.`}
         />
       ) : (
-        <div className={selected ? 'logs-source__body logs-source__body--detail' : 'logs-source__body'}>
+        <div className={detail ? 'logs-source__body logs-source__body--detail' : 'logs-source__body'}>
           <div className="dash-card logs-source__list">
             <table className="dash-table logs-source__table" aria-label={`${def.label} logs`}>
               <thead>
@@ -206,7 +205,7 @@ function SourceEvents({ def }: { def: SourceDef }) {
                     key={event.id}
                     className="logs-source__row"
                     tabIndex={0}
-                    aria-selected={selected?.id === event.id}
+                    aria-selected={detail?.id === event.id}
                     onClick={() => setSelected(event)}
                     onKeyDown={(e) => e.key === 'Enter' && setSelected(event)}
                   >
@@ -224,7 +223,7 @@ function SourceEvents({ def }: { def: SourceDef }) {
               )}
             </div>
           </div>
-          {selected && <EventDetailPanel source={source} event={selected} onClose={() => setSelected(null)} />}
+          {detail && <EventDetailPanel source={source} event={detail} onClose={() => setSelected(null)} />}
         </div>
       )}
     </div>
