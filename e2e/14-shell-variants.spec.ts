@@ -14,7 +14,7 @@ test.describe('hosted (the default variant)', () => {
     await page.goto(`/project/${REF}`);
     await expect(page).toHaveURL(new RegExp(`/project/${REF}/editor`));
     await expect(projectMenu(page).getByRole('link', { name: 'Project Settings' })).toBeVisible();
-    expect(await menuLabels(page)).toEqual(['Table Editor', 'SQL Editor', 'Database', 'Authentication', 'Storage', 'Logs', 'Reports', 'API Docs', 'Project Settings']);
+    expect(await menuLabels(page)).toEqual(['Table Editor', 'SQL Editor', 'Database', 'Authentication', 'Storage', 'Logs', 'Reports', 'Advisors', 'API Docs', 'Project Settings']);
     await expect(page.getByText(INCIDENT_BANNER_TEXT)).toHaveCount(0);
     // The tab icon is the product mark, served by the gateway with the shell.
     const icon = await page.locator('link[rel="icon"]').getAttribute('href');
@@ -91,7 +91,7 @@ test.describe('self-hosted', () => {
     // The projects list is an account page: self-hosted, it leads straight into the project.
     await expect(page).toHaveURL(new RegExp(`${base}/project/default/editor`));
     await expect(projectMenu(page).getByRole('link', { name: 'Table Editor' })).toBeVisible();
-    expect(await menuLabels(page)).toEqual(['Table Editor', 'SQL Editor', 'Database', 'Authentication', 'Storage', 'Logs', 'Reports', 'API Docs']);
+    expect(await menuLabels(page)).toEqual(['Table Editor', 'SQL Editor', 'Database', 'Authentication', 'Storage', 'Logs', 'Reports', 'Advisors', 'API Docs']);
     await expect(page.getByRole('link', { name: 'Account' })).toHaveCount(0);
     await expect(page.getByText('owner@example.com')).toBeVisible();
     await expect(page.getByText(INCIDENT_BANNER_TEXT)).toBeVisible();

@@ -71,10 +71,7 @@ const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
  * (MFA) and so must not touch the demo users other specs sign in with.
  */
 export async function createUser(email: string, name: string, role: 'owner' | 'administrator' | 'developer' | 'read_only'): Promise<void> {
-  const secrets = JSON.parse(readFileSync(path.join(ROOT, E2E_DATA_DIR, 'secrets.json'), 'utf8')) as { postgresPassword: string };
-  const port = readFileSync(path.join(ROOT, E2E_DATA_DIR, 'postgres.port'), 'utf8').trim();
-  const client = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', password: secrets.postgresPassword, database: 'dash_platform' });
-  await client.connect();
+  const client = await superuserClient('dash_platform');
   try {
     const { rows } = await client.query<{ id: string }>(
       `insert into platform.users (email, name, password_hash) values ($1, $2, $3)
@@ -86,6 +83,29 @@ export async function createUser(email: string, name: string, role: 'owner' | 'a
        on conflict (org_id, user_id) do update set role = excluded.role`,
       [rows[0]!.id, role],
     );
+  } finally {
+    await client.end();
+  }
+}
+
+/** A connection to `database` on the stack's Postgres as its superuser (the caller ends it). */
+async function superuserClient(database: string): Promise<pg.Client> {
+  const secrets = JSON.parse(readFileSync(path.join(ROOT, E2E_DATA_DIR, 'secrets.json'), 'utf8')) as { postgresPassword: string };
+  const port = readFileSync(path.join(ROOT, E2E_DATA_DIR, 'postgres.port'), 'utf8').trim();
+  const client = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', password: secrets.postgresPassword, database });
+  await client.connect();
+  return client;
+}
+
+/**
+ * Runs SQL on the demo project's database as the server's superuser: only for fixtures no project role
+ * may make (a foreign data wrapper).
+ */
+export async function projectSuperuserSql(page: Page, query: string): Promise<void> {
+  const [row] = await runSql(page, 'select current_database() as name');
+  const client = await superuserClient(String(row!.name));
+  try {
+    await client.query(query);
   } finally {
     await client.end();
   }

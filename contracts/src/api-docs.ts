@@ -89,14 +89,24 @@ export const apiDocsRoutes = {
     response: ApiDocs,
     access: access.project(Permission.TenantSqlAdminRead),
   }),
-  /** postgres-meta's route: `included_schemas` is a comma-separated list (`public` when absent). */
+  /**
+   * postgres-meta's route and query: `included_schemas` and `excluded_schemas` are comma-separated
+   * lists (every schema but the system ones when none is included; a schema that does not exist is
+   * left out), `detect_one_to_one_relationships` writes `isOneToOne`, `postgrest_version` writes
+   * `__InternalSupabase`. The text is the same as postgres-meta's; the reply wraps it in `{ types }`.
+   */
   generateTypescript: defineRoute({
     service: 'pg-meta',
     method: 'GET',
     url: '/:ref/generators/typescript',
     params: RefParams,
     querystring: Type.Object(
-      { included_schemas: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, pattern: '^[^,]+(,[^,]+)*$' })) },
+      {
+        included_schemas: Type.Optional(Type.String({ maxLength: 2000 })),
+        excluded_schemas: Type.Optional(Type.String({ maxLength: 2000 })),
+        detect_one_to_one_relationships: Type.Optional(Type.Boolean()),
+        postgrest_version: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+      },
       { additionalProperties: false },
     ),
     response: TypescriptTypes,

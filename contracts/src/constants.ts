@@ -70,3 +70,28 @@ export const LOGS_MAX_LIMIT = 1000;
 /** Sign-in rate limit: attempts per window per email and client address. */
 export const SIGN_IN_MAX_ATTEMPTS = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * Schemas the platform manages (auth, storage, extensions and the services' own): the policies page keeps
+ * their tables and policies read-only, since the platform's services rely on them as they are, and the
+ * advisors do not lint them (their findings would be the platform's, not the project's).
+ */
+export const PROTECTED_SCHEMAS: readonly string[] = [
+  'auth',
+  'cron',
+  'extensions',
+  'graphql',
+  'graphql_public',
+  'information_schema',
+  'net',
+  'pg_catalog',
+  'pgbouncer',
+  'pgsodium',
+  'pgsodium_masks',
+  'pgtle',
+  'realtime',
+  'storage',
+  'supabase_functions',
+  'supabase_migrations',
+  'vault',
+];

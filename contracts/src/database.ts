@@ -1,7 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { defineRoute, RefParams } from './route';
+import { defineRoute, OidParams, RefParams } from './route';
 import { access, Permission } from './permissions';
-import { OidParams } from './policies';
 
 /*
  * The database area's catalog: functions, triggers, types, extensions, indexes and publications. The
@@ -16,15 +15,26 @@ const SchemaName = Type.String({ minLength: 1, maxLength: 63 });
 const read = access.project(Permission.TenantSqlAdminRead);
 const write = access.project(Permission.TenantSqlAdminWrite);
 
-/** postgres-meta's schema filter and paging, shared by the lists. */
-export const DatabaseListQuery = Type.Object({
-  included_schemas: Type.Optional(Type.String({ maxLength: 10_000 })),
-  excluded_schemas: Type.Optional(Type.String({ maxLength: 10_000 })),
-  include_system_schemas: Type.Optional(Type.Boolean()),
+/** postgres-meta's paging of a list. */
+export const PagingQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
   offset: Type.Optional(Type.Integer({ minimum: 0 })),
 });
+export type PagingQuery = Static<typeof PagingQuery>;
+
+/** postgres-meta's schema filter and paging, shared by the lists. */
+export const DatabaseListQuery = Type.Composite([
+  Type.Object({
+    included_schemas: Type.Optional(Type.String({ maxLength: 10_000 })),
+    excluded_schemas: Type.Optional(Type.String({ maxLength: 10_000 })),
+    include_system_schemas: Type.Optional(Type.Boolean()),
+  }),
+  PagingQuery,
+]);
 export type DatabaseListQuery = Static<typeof DatabaseListQuery>;
+
+/** The type list's query: postgres-meta's, with array types on request. */
+export const TypeListQuery = Type.Composite([DatabaseListQuery, Type.Object({ include_array_types: Type.Optional(Type.Boolean()) })]);
 
 export const CascadeQuery = Type.Object({ cascade: Type.Optional(Type.Boolean()) });
 
@@ -41,7 +51,8 @@ export const PgFunctionArg = Type.Object({
   type_id: Type.Integer(),
   /** The type as Postgres prints it (`integer`, `text[]`, `app.mood`): ours, for the edit form. */
   type_name: Type.String(),
-  has_default: Type.Boolean(),
+  /** Whether an input argument has a default; null for OUT and TABLE arguments, as postgres-meta has it. */
+  has_default: Nullable(Type.Boolean()),
 });
 
 /** postgres-meta's function (plain functions only: no aggregates, window functions or procedures). */
@@ -59,6 +70,8 @@ export const PgFunction = Type.Object({
   return_type: Type.String(),
   return_type_relation_id: Nullable(Type.Integer()),
   is_set_returning_function: Type.Boolean(),
+  /** The planner's estimate of rows for a set-returning function (`ROWS`); null otherwise. */
+  prorows: Nullable(Type.Number()),
   behavior: FunctionBehavior,
   security_definer: Type.Boolean(),
   config_params: Nullable(Type.Record(Type.String(), Type.String())),
@@ -155,7 +168,10 @@ export type TriggerUpdate = Static<typeof TriggerUpdate>;
 
 // ---------------------------------------------------------------- types
 
-/** postgres-meta's type: enums (with their labels in order) and standalone composite types. */
+/**
+ * postgres-meta's type: every type but tables' row types and (unless asked for) array types: base,
+ * enum (labels in order), domain, range and standalone composite types (with their attributes).
+ */
 export const PgType = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -164,6 +180,8 @@ export const PgType = Type.Object({
   enums: Type.Array(Type.String()),
   attributes: Type.Array(Type.Object({ name: Type.String(), type_id: Type.Integer() })),
   comment: Nullable(Type.String()),
+  /** The composite type's relation (pg_class oid), null for other types. */
+  type_relation_id: Nullable(Type.Integer()),
 });
 export type PgType = Static<typeof PgType>;
 
@@ -234,17 +252,37 @@ export const INDEX_METHODS = ['btree', 'hash', 'gist', 'gin', 'brin', 'spgist'] 
 export const IndexMethod = Type.Union(INDEX_METHODS.map((m) => Type.Literal(m)));
 export type IndexMethod = Static<typeof IndexMethod>;
 
-/** postgres-meta's index fields, with the size and scan count the indexes page shows. */
+/** postgres-meta's index, with the table, name, columns, size and scan count the indexes page shows. */
 export const PgIndex = Type.Object({
   id: Type.Integer(),
   table_id: Type.Integer(),
   schema: Type.String(),
-  table: Type.String(),
-  name: Type.String(),
-  access_method: Type.String(),
+  number_of_attributes: Type.Integer(),
+  number_of_key_attributes: Type.Integer(),
   is_unique: Type.Boolean(),
   is_primary: Type.Boolean(),
+  is_exclusion: Type.Boolean(),
+  is_immediate: Type.Boolean(),
+  is_clustered: Type.Boolean(),
+  is_valid: Type.Boolean(),
+  check_xmin: Type.Boolean(),
+  is_ready: Type.Boolean(),
+  is_live: Type.Boolean(),
+  is_replica_identity: Type.Boolean(),
+  /** pg_index's indkey, indcollation, indclass and indoption; 0 in key_attributes is an expression. */
+  key_attributes: Type.Array(Type.Integer()),
+  collation: Type.Array(Type.Integer()),
+  class: Type.Array(Type.Integer()),
+  options: Type.Array(Type.Integer()),
+  /** The partial index's predicate in Postgres's internal form (pg_index.indpred), as postgres-meta gives it. */
+  index_predicate: Nullable(Type.String()),
+  comment: Nullable(Type.String()),
   index_definition: Type.String(),
+  access_method: Type.String(),
+  /** The table columns the index keys on, in index order (expressions have none). */
+  index_attributes: Type.Array(Type.Object({ attribute_number: Type.Integer(), attribute_name: Type.String(), data_type: Type.String() })),
+  table: Type.String(),
+  name: Type.String(),
   columns: Type.Array(Type.String()),
   bytes: Type.Integer(),
   size: Type.String(),
@@ -314,42 +352,47 @@ export type PublicationUpdate = Static<typeof PublicationUpdate>;
 export const STANDARD_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role', 'authenticator', 'dashboard_user'];
 
 /** Whether the dashboard leaves a role alone (the service also refuses its own connection role). */
-export function isProtectedRole(role: { name: string; isSuperuser: boolean }): boolean {
-  return role.isSuperuser || role.name.startsWith('pg_') || STANDARD_ROLES.includes(role.name);
+export function isProtectedRole(role: { name: string; is_superuser: boolean }): boolean {
+  return role.is_superuser || role.name.startsWith('pg_') || STANDARD_ROLES.includes(role.name);
 }
 
 // ---------------------------------------------------------------- routes
 
 export const databaseRoutes = {
   listFunctions: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/functions', params: RefParams, querystring: DatabaseListQuery, response: Type.Array(PgFunction), access: read }),
-  createFunction: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/functions', params: RefParams, body: FunctionInput, response: PgFunction, status: 201, access: write }),
+  getFunction: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/functions/:id', params: OidParams, response: PgFunction, access: read }),
+  createFunction: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/functions', params: RefParams, body: FunctionInput, response: PgFunction, access: write }),
   /** The whole function as the form has it; its oid changes when its arguments do. */
   updateFunction: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/functions/:id', params: OidParams, body: FunctionInput, response: PgFunction, access: write }),
   /** Replies with the function as it was. */
   deleteFunction: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/functions/:id', params: OidParams, querystring: CascadeQuery, response: PgFunction, access: write }),
 
   listTriggers: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/triggers', params: RefParams, querystring: DatabaseListQuery, response: Type.Array(PgTrigger), access: read }),
-  createTrigger: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/triggers', params: RefParams, body: TriggerCreate, response: PgTrigger, status: 201, access: write }),
+  getTrigger: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/triggers/:id', params: OidParams, response: PgTrigger, access: read }),
+  createTrigger: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/triggers', params: RefParams, body: TriggerCreate, response: PgTrigger, access: write }),
   updateTrigger: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/triggers/:id', params: OidParams, body: TriggerUpdate, response: PgTrigger, access: write }),
   deleteTrigger: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/triggers/:id', params: OidParams, querystring: CascadeQuery, response: PgTrigger, access: write }),
 
-  listTypes: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/types', params: RefParams, querystring: DatabaseListQuery, response: Type.Array(PgType), access: read }),
+  listTypes: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/types', params: RefParams, querystring: TypeListQuery, response: Type.Array(PgType), access: read }),
   createType: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/types', params: RefParams, body: EnumTypeCreate, response: PgType, status: 201, access: write }),
   updateType: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/types/:id', params: OidParams, body: EnumTypeUpdate, response: PgType, access: write }),
   deleteType: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/types/:id', params: OidParams, querystring: CascadeQuery, response: PgType, access: write }),
 
-  listExtensions: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/extensions', params: RefParams, response: Type.Array(PgExtension), access: read }),
-  createExtension: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/extensions', params: RefParams, body: ExtensionCreate, response: PgExtension, status: 201, access: write }),
+  listExtensions: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/extensions', params: RefParams, querystring: PagingQuery, response: Type.Array(PgExtension), access: read }),
+  getExtension: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/extensions/:name', params: ExtensionNameParams, response: PgExtension, access: read }),
+  createExtension: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/extensions', params: RefParams, body: ExtensionCreate, response: PgExtension, access: write }),
   /** What a cascading disable would drop besides the extension's own objects (from pg_depend). */
   extensionDependents: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/extensions/:name/dependents', params: ExtensionNameParams, response: Type.Array(ExtensionDependent), access: read }),
   deleteExtension: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/extensions/:name', params: ExtensionNameParams, querystring: CascadeQuery, response: PgExtension, access: write }),
 
   listIndexes: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/indexes', params: RefParams, querystring: DatabaseListQuery, response: Type.Array(PgIndex), access: read }),
+  getIndex: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/indexes/:id', params: OidParams, response: PgIndex, access: read }),
   createIndex: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/indexes', params: RefParams, body: IndexCreate, response: PgIndex, status: 201, access: write }),
   deleteIndex: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/indexes/:id', params: OidParams, response: PgIndex, access: write }),
 
-  listPublications: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/publications', params: RefParams, response: Type.Array(PgPublication), access: read }),
-  createPublication: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/publications', params: RefParams, body: PublicationCreate, response: PgPublication, status: 201, access: write }),
+  listPublications: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/publications', params: RefParams, querystring: PagingQuery, response: Type.Array(PgPublication), access: read }),
+  getPublication: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/publications/:id', params: OidParams, response: PgPublication, access: read }),
+  createPublication: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/publications', params: RefParams, body: PublicationCreate, response: PgPublication, access: write }),
   updatePublication: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/publications/:id', params: OidParams, body: PublicationUpdate, response: PgPublication, access: write }),
   deletePublication: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/publications/:id', params: OidParams, response: PgPublication, access: write }),
 };

@@ -29,6 +29,8 @@ export * from './account';
 export * from './log-explorer';
 export * from './reports';
 export * from './database';
+export * from './database-platform';
 export * from './auth-users';
 export * from './auth-config';
 export * from './api-docs';
+export * from './advisors';

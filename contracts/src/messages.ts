@@ -13,6 +13,7 @@ export const Messages = {
   refreshToTryAgain: 'Please refresh to try again',
   storageNotOnPreviewBranches: 'Storage is not available on preview branches for now',
   queryEmpty: 'This query is empty',
+  queryHasNul: 'The query contains the NUL character (\\u0000), which Postgres cannot take',
   noTablesAccess: 'view tables from this project',
   noLogsAccess: "access your project's logs explorer",
   needPermissionsCreateBuckets: 'You need additional permissions to create buckets',
@@ -167,6 +168,9 @@ export const ServiceMessages = {
   forbidden: 'You need additional permissions to do this',
   /** A body over the service's (or the route's) size limit. */
   bodyTooLarge: 'The request body is too large for this request: send less at a time',
+  headersTooLarge: 'The request URL or headers are too large',
+  requestTimeout: 'The request took too long to arrive',
+  malformedRequest: 'The request is not valid HTTP',
   crossSite: 'Cross-site requests are not allowed',
   internalOnly: 'This route is only for services of the platform',
   policyNotFound: (id: number | string) => `Cannot find policy with id ${id}`,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { defineRoute, RefParams } from './route';
+import { defineRoute, OidParams, RefParams } from './route';
 import { access, Permission } from './permissions';
 import { ENTITY_PAGE_SIZE } from './constants';
 
@@ -52,7 +52,9 @@ export type EntitySort = Static<typeof EntitySort>;
 
 /** Comma-separated schema names, as postgres-meta takes them. */
 const SchemaList = Type.String({ maxLength: 10_000 });
-
+/** postgres-meta's paging of a list: at most `limit` items after skipping `offset`. */
+const Limit = Type.Integer({ minimum: 1, maximum: 100_000 });
+const Offset = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 
 export const pgMetaRoutes = {
   listSchemas: defineRoute({
@@ -60,8 +62,20 @@ export const pgMetaRoutes = {
     method: 'GET',
     url: '/:ref/schemas',
     params: RefParams,
-    querystring: Type.Object({ include_system_schemas: Type.Optional(Type.Boolean()) }),
+    querystring: Type.Object({
+      include_system_schemas: Type.Optional(Type.Boolean()),
+      limit: Type.Optional(Limit),
+      offset: Type.Optional(Offset),
+    }),
     response: Type.Array(PgSchema),
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  getSchema: defineRoute({
+    service: 'pg-meta',
+    method: 'GET',
+    url: '/:ref/schemas/:id',
+    params: OidParams,
+    response: PgSchema,
     access: access.project(Permission.TenantSqlAdminRead),
   }),
   listPolicies: defineRoute({
@@ -73,8 +87,18 @@ export const pgMetaRoutes = {
       included_schemas: Type.Optional(SchemaList),
       excluded_schemas: Type.Optional(SchemaList),
       include_system_schemas: Type.Optional(Type.Boolean()),
+      limit: Type.Optional(Limit),
+      offset: Type.Optional(Offset),
     }),
     response: Type.Array(PgPolicy),
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  getPolicy: defineRoute({
+    service: 'pg-meta',
+    method: 'GET',
+    url: '/:ref/policies/:id',
+    params: OidParams,
+    response: PgPolicy,
     access: access.project(Permission.TenantSqlAdminRead),
   }),
   listEntities: defineRoute({

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { defineRoute, RefParams } from './route';
+import { defineRoute, OidParams, RefParams } from './route';
 import { access, Permission } from './permissions';
 import { PgPolicy, PgSchema } from './pg-meta';
 import { Impersonation, RowValues } from './table-editor';
@@ -35,7 +35,10 @@ const Expression = Type.Union([Type.String({ maxLength: 100_000 }), Type.Null()]
 /** Target roles; none (or `public`) means every role. */
 const PolicyRoles = Type.Array(Identifier, { maxItems: 1000 });
 
-/** The spec's create payload. Policies are always PERMISSIVE; `schema` defaults to `public`. */
+/**
+ * The spec's create payload, which is postgres-meta's: `schema` defaults to `public`, `action` to
+ * PERMISSIVE (the dashboard's forms always send PERMISSIVE), `command` to ALL.
+ */
 export const PolicyCreate = Type.Object(
   {
     name: PolicyName,
@@ -43,13 +46,15 @@ export const PolicyCreate = Type.Object(
     table: Identifier,
     definition: Type.Optional(Expression),
     check: Type.Optional(Expression),
-    action: Type.Optional(Type.Literal('PERMISSIVE')),
-    command: PolicyCommand,
+    action: Type.Optional(Type.Union([Type.Literal('PERMISSIVE'), Type.Literal('RESTRICTIVE')])),
+    command: Type.Optional(PolicyCommand),
     roles: Type.Optional(PolicyRoles),
   },
   { additionalProperties: false },
 );
 export type PolicyCreate = Static<typeof PolicyCreate>;
+/** A create payload as the dashboard's forms build it: they always name the command. */
+export type PolicyCreateWithCommand = PolicyCreate & { command: PolicyCommand };
 
 /**
  * The spec's update payload: only what changed among name, definition, check and roles (the
@@ -124,14 +129,11 @@ export const SchemaUpdate = Type.Object(
 );
 export type SchemaUpdate = Static<typeof SchemaUpdate>;
 
-/** Catalog ids are oids. */
-export const OidParams = Type.Object({ ref: RefParams.properties.ref, id: Type.Integer({ minimum: 1, maximum: 4_294_967_295 }) });
-
 const write = access.project(Permission.TenantSqlAdminWrite);
 
 /** Writes and the preview; the lists are `pgMetaRoutes.listPolicies` and `pgMetaRoutes.listSchemas`. */
 export const policiesRoutes = {
-  createPolicy: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/policies', params: RefParams, body: PolicyCreate, response: PgPolicy, status: 201, access: write }),
+  createPolicy: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/policies', params: RefParams, body: PolicyCreate, response: PgPolicy, access: write }),
   updatePolicy: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/policies/:id', params: OidParams, body: PolicyUpdate, response: PgPolicy, access: write }),
   /** Replies with the policy as it was. */
   deletePolicy: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/policies/:id', params: OidParams, response: PgPolicy, access: write }),
@@ -141,7 +143,7 @@ export const policiesRoutes = {
    */
   previewPolicy: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/policies/preview', params: RefParams, body: PolicyPreviewRequest, response: PolicyPreview, access: write }),
 
-  createSchema: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/schemas', params: RefParams, body: SchemaCreate, response: PgSchema, status: 201, access: write }),
+  createSchema: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/schemas', params: RefParams, body: SchemaCreate, response: PgSchema, access: write }),
   updateSchema: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/schemas/:id', params: OidParams, body: SchemaUpdate, response: PgSchema, access: write }),
   /** Replies with the schema as it was; `cascade` also drops what it contains. */
   deleteSchema: defineRoute({

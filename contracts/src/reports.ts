@@ -76,6 +76,9 @@ export const StorageReport = Type.Object({
 });
 export type StorageReport = Static<typeof StorageReport>;
 
+/** Milliseconds as the reports and query performance show them: `0.4 ms`, `12 ms`, `1.25 s`; `–` for none. */
+export const formatMs = (ms: number | null): string => (ms === null ? '–' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`);
+
 /** A statement as pg_stat_statements counts it (normalized text, constants as $n). */
 export const SlowStatement = Type.Object({
   query: Type.String(),
@@ -98,6 +101,19 @@ export const StatementsState = Type.Union([
   Type.Object({ state: Type.Literal('not_installed') }),
 ]);
 export type StatementsState = Static<typeof StatementsState>;
+
+/** How to get pg_stat_statements counting, per state that is not `ready` (the database report and query performance say it). */
+export const STATEMENTS_SETUP: Record<Exclude<StatementsState['state'], 'ready'>, { title: string; steps: string[] }> = {
+  not_loaded: {
+    title:
+      'pg_stat_statements is not loaded by the Postgres server. To see the slowest statements, preload it and restart the server, then create the extension as a superuser:',
+    steps: ["shared_preload_libraries = 'pg_stat_statements'   # postgresql.conf, then restart", 'create extension pg_stat_statements with schema extensions;'],
+  },
+  not_installed: {
+    title: 'The server loads pg_stat_statements, but the extension is not created in this database. A superuser creates it with:',
+    steps: ['create extension pg_stat_statements with schema extensions;'],
+  },
+};
 
 export const DatabaseReport = Type.Object({
   database_size_bytes: Count,

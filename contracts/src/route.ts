@@ -70,5 +70,7 @@ export const ErrorReply = Type.Object(
 export type ErrorReply = Static<typeof ErrorReply>;
 
 export const RefParams = Type.Object({ ref: Type.String({ pattern: '^[a-z0-9-]{1,64}$' }) });
+/** Catalog ids are oids. */
+export const OidParams = Type.Object({ ref: RefParams.properties.ref, id: Type.Integer({ minimum: 1, maximum: 4_294_967_295 }) });
 export const Ok = Type.Object({ ok: Type.Literal(true) });
 export const Timestamp = Type.String({ format: 'date-time' });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { defineRoute, Ok, RefParams } from './route';
+import { defineRoute, Ok, OidParams, RefParams } from './route';
 import { access, Permission } from './permissions';
 import { CSV_EXPORT_ROW_LIMIT, TABLE_PAGE_SIZES } from './constants';
 
@@ -86,6 +86,9 @@ export const PgRelationship = Type.Object({
 });
 export type PgRelationship = Static<typeof PgRelationship>;
 
+export const ReplicaIdentity = Type.Union([Type.Literal('DEFAULT'), Type.Literal('INDEX'), Type.Literal('FULL'), Type.Literal('NOTHING')]);
+export type ReplicaIdentity = Static<typeof ReplicaIdentity>;
+
 const TableBase = {
   id: Type.Integer(),
   schema: Type.String(),
@@ -100,7 +103,7 @@ export const PgTable = Type.Object({
   ...TableBase,
   rls_enabled: Type.Boolean(),
   rls_forced: Type.Boolean(),
-  replica_identity: Type.Union([Type.Literal('DEFAULT'), Type.Literal('INDEX'), Type.Literal('FULL'), Type.Literal('NOTHING')]),
+  replica_identity: ReplicaIdentity,
   bytes: Type.Integer(),
   size: Type.String(),
   live_rows_estimate: Type.Integer(),
@@ -139,6 +142,8 @@ export type ForeignKeyInput = Static<typeof ForeignKeyInput>;
 
 export const DefaultValueFormat = Type.Union([Type.Literal('expression'), Type.Literal('literal')]);
 export type DefaultValueFormat = Static<typeof DefaultValueFormat>;
+export const IdentityGeneration = Type.Union([Type.Literal('BY DEFAULT'), Type.Literal('ALWAYS')]);
+export type IdentityGeneration = Static<typeof IdentityGeneration>;
 
 /** A type name as the column form sends it: a known or user type, `[]` appended for arrays. */
 const TypeName = Type.String({ minLength: 1, maxLength: 200 });
@@ -165,19 +170,74 @@ export type ColumnCreate = Static<typeof ColumnCreate>;
 export const ColumnUpdate = Type.Partial(Type.Object(ColumnFields), { additionalProperties: false, minProperties: 1 });
 export type ColumnUpdate = Static<typeof ColumnUpdate>;
 
-/** A new table with its first columns, created in one transaction. */
+/**
+ * A default value in postgres-meta's bodies: SQL text with `default_value_format: 'expression'`,
+ * otherwise a literal (a string, number or boolean, cast by Postgres to the column's type).
+ */
+const PgDefaultValue = Type.Union([Type.String({ maxLength: 10_000 }), Type.Number(), Type.Boolean(), Type.Null()]);
+
+/** postgres-meta's column create body (snake_case). Identity columns are `BY DEFAULT` unless `identity_generation` says otherwise. */
+export const PgColumnCreate = Type.Object(
+  {
+    table_id: Type.Integer({ minimum: 1 }),
+    name: Identifier,
+    type: TypeName,
+    default_value: Type.Optional(PgDefaultValue),
+    default_value_format: Type.Optional(DefaultValueFormat),
+    is_identity: Type.Optional(Type.Boolean()),
+    identity_generation: Type.Optional(IdentityGeneration),
+    is_nullable: Type.Optional(Type.Boolean()),
+    is_primary_key: Type.Optional(Type.Boolean()),
+    is_unique: Type.Optional(Type.Boolean()),
+    comment: Type.Optional(Type.String({ maxLength: 10_000 })),
+    check: Type.Optional(Type.String({ maxLength: 10_000 })),
+  },
+  { additionalProperties: false },
+);
+export type PgColumnCreate = Static<typeof PgColumnCreate>;
+
+/** postgres-meta's column update body: `drop_default` drops the default; a null `check` drops the check. */
+export const PgColumnUpdate = Type.Object(
+  {
+    name: Type.Optional(Identifier),
+    type: Type.Optional(TypeName),
+    drop_default: Type.Optional(Type.Boolean()),
+    default_value: Type.Optional(PgDefaultValue),
+    default_value_format: Type.Optional(DefaultValueFormat),
+    is_identity: Type.Optional(Type.Boolean()),
+    identity_generation: Type.Optional(IdentityGeneration),
+    is_nullable: Type.Optional(Type.Boolean()),
+    is_unique: Type.Optional(Type.Boolean()),
+    comment: Type.Optional(Type.String({ maxLength: 10_000 })),
+    check: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type PgColumnUpdate = Static<typeof PgColumnUpdate>;
+
+/** Either body: the spec's (camelCase, from the column form) or postgres-meta's (snake_case). */
+export const ColumnCreateBody = Type.Union([ColumnCreate, PgColumnCreate]);
+export type ColumnCreateBody = Static<typeof ColumnCreateBody>;
+export const ColumnUpdateBody = Type.Union([ColumnUpdate, PgColumnUpdate]);
+export type ColumnUpdateBody = Static<typeof ColumnUpdateBody>;
+
+/**
+ * A new table, with its first columns (none for postgres-meta's body), created in one transaction.
+ * The schema is `public` when not given, as in postgres-meta.
+ */
 export const TableCreate = Type.Object(
   {
-    schema: Identifier,
+    schema: Type.Optional(Identifier),
     name: Identifier,
     comment: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
     rls_enabled: Type.Optional(Type.Boolean()),
-    columns: Type.Array(Type.Object(ColumnFields, { additionalProperties: false }), { maxItems: 1600 }),
+    columns: Type.Optional(Type.Array(Type.Object(ColumnFields, { additionalProperties: false }), { maxItems: 1600 })),
   },
   { additionalProperties: false },
 );
 export type TableCreate = Static<typeof TableCreate>;
 
+/** postgres-meta's table update body. `replica_identity: 'INDEX'` names its index; `primary_keys` replaces the key. */
 export const TableUpdate = Type.Object(
   {
     name: Type.Optional(Identifier),
@@ -185,6 +245,9 @@ export const TableUpdate = Type.Object(
     comment: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
     rls_enabled: Type.Optional(Type.Boolean()),
     rls_forced: Type.Optional(Type.Boolean()),
+    replica_identity: Type.Optional(ReplicaIdentity),
+    replica_identity_index: Type.Optional(Identifier),
+    primary_keys: Type.Optional(Type.Array(Type.Object({ name: Identifier }, { additionalProperties: false }), { maxItems: 32 })),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -330,7 +393,7 @@ export const tableEditorRoutes = {
   // catalog
   listTables: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/tables', params: RefParams, querystring: CatalogQuery, response: Type.Array(PgTable), access: read }),
   getTable: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/tables/:id', params: TableIdParams, response: PgTable, access: read }),
-  createTable: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/tables', params: RefParams, body: TableCreate, response: PgTable, status: 201, access: write }),
+  createTable: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/tables', params: RefParams, body: TableCreate, response: PgTable, access: write }),
   updateTable: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/tables/:id', params: TableIdParams, body: TableUpdate, response: PgTable, access: write }),
   deleteTable: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/tables/:id', params: TableIdParams, querystring: Cascade, response: PgTable, access: write }),
   tableDefinition: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/tables/:id/definition', params: TableIdParams, response: TableDefinition, access: read }),
@@ -350,12 +413,17 @@ export const tableEditorRoutes = {
     response: Type.Array(PgColumn),
     access: read,
   }),
-  createColumn: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/columns', params: RefParams, body: ColumnCreate, response: PgColumn, status: 201, access: write }),
-  updateColumn: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/columns/:id', params: ColumnIdParams, body: ColumnUpdate, response: PgColumn, access: write }),
+  getColumn: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/columns/:id', params: ColumnIdParams, response: PgColumn, access: read }),
+  createColumn: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/columns', params: RefParams, body: ColumnCreateBody, response: PgColumn, access: write }),
+  updateColumn: defineRoute({ service: 'pg-meta', method: 'PATCH', url: '/:ref/columns/:id', params: ColumnIdParams, body: ColumnUpdateBody, response: PgColumn, access: write }),
   deleteColumn: defineRoute({ service: 'pg-meta', method: 'DELETE', url: '/:ref/columns/:id', params: ColumnIdParams, querystring: Cascade, response: PgColumn, access: write }),
   listViews: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/views', params: RefParams, querystring: CatalogQuery, response: Type.Array(PgView), access: read }),
   listMaterializedViews: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/materialized-views', params: RefParams, querystring: CatalogQuery, response: Type.Array(PgMaterializedView), access: read }),
   listForeignTables: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/foreign-tables', params: RefParams, querystring: CatalogQuery, response: Type.Array(PgForeignTable), access: read }),
+  // One relation by id, with its columns, in any schema.
+  getView: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/views/:id', params: OidParams, response: PgView, access: read }),
+  getMaterializedView: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/materialized-views/:id', params: OidParams, response: PgMaterializedView, access: read }),
+  getForeignTable: defineRoute({ service: 'pg-meta', method: 'GET', url: '/:ref/foreign-tables/:id', params: OidParams, response: PgForeignTable, access: read }),
 
   // rows: reading needs admin read; impersonating a role only narrows what is visible.
   selectRows: defineRoute({ service: 'pg-meta', method: 'POST', url: '/:ref/tables/:id/rows/select', params: TableIdParams, body: RowsQuery, response: RowsPage, access: read }),

@@ -126,7 +126,7 @@ export function pickableRoles(roles: readonly PgRole[], chosen: readonly string[
  */
 export function previewRoles(roles: readonly PgRole[]): string[] {
   const others = roles
-    .filter((r) => !r.isSuperuser && !isHiddenRole(r.name) && r.name !== 'anon' && r.name !== 'authenticated')
+    .filter((r) => !r.is_superuser && !isHiddenRole(r.name) && r.name !== 'anon' && r.name !== 'authenticated')
     .map((r) => r.name)
     .sort((a, b) => a.localeCompare(b));
   return ['anon', 'authenticated', ...others];

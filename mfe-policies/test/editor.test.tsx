@@ -223,7 +223,7 @@ describe('policy editor: review and save', () => {
     const fetchMock = mockFetch(
       answers({
         'GET /api/pg-meta/default/policies': () => ({ body: ++policiesLoads === 1 ? policiesReply : [...policiesReply, { ...policiesReply[2]!, id: 30009, name: 'Fresh "one"' }] }),
-        'POST /api/pg-meta/default/policies': { status: 201, body: { ...policiesReply[2]!, id: 30009, name: 'Fresh "one"' } },
+        'POST /api/pg-meta/default/policies': { status: 200, body: { ...policiesReply[2]!, id: 30009, name: 'Fresh "one"' } },
       }),
     );
     renderArea(PoliciesRoutes, { mount, url });

@@ -61,10 +61,10 @@ export const policiesReply: RouteReply<typeof pgMetaRoutes.listPolicies> = [
 /** The database's roles as the service lists them: the spec's hidden ones included, for the picker to leave out. */
 export const rolesReply: RouteReply<typeof rolesRoutes.listRoles> = [
   ...bootstrapRoles(),
-  pgRole(16389, 'pgbouncer', { canLogin: true }),
-  pgRole(16390, 'supabase_admin', { isSuperuser: true, canLogin: true }),
-  pgRole(16391, 'supabase_auth_admin', { canLogin: true }),
-  pgRole(16392, 'supabase_storage_admin', { canLogin: true }),
+  pgRole(16389, 'pgbouncer', { can_login: true }),
+  pgRole(16390, 'supabase_admin', { is_superuser: true, can_login: true }),
+  pgRole(16391, 'supabase_auth_admin', { can_login: true }),
+  pgRole(16392, 'supabase_storage_admin', { can_login: true }),
   pgRole(16393, 'editor'),
   pgRole(16394, 'auditor'),
 ];

@@ -30,12 +30,12 @@ function pgMeta(role: 'owner' | 'read_only' = 'owner', overrides: Record<string,
         name: body.name,
         action: 'PERMISSIVE',
         roles: body.roles ?? ['public'],
-        command: body.command,
+        command: body.command ?? 'ALL',
         definition: body.definition ?? null,
         check: body.check ?? null,
       };
       policies = [...policies, created];
-      return { status: 201, body: created };
+      return { status: 200, body: created };
     },
     ...overrides,
   };
@@ -260,7 +260,7 @@ describe('new policy dialog', () => {
         posts += 1;
         const body = (await request.clone().json()) as PolicyCreate;
         if (posts === 2) return fail(400, 'syntax error at or near "bucket"');
-        return { status: 201, body: { ...storagePoliciesReply[0]!, id: 32100, name: body.name, command: body.command } };
+        return { status: 200, body: { ...storagePoliciesReply[0]!, id: 32100, name: body.name, command: body.command } };
       },
       [`DELETE ${POLICIES}/32100`]: { body: storagePoliciesReply[0] },
     });

@@ -1,18 +1,22 @@
 import { Permission, REMOTE_CONTRACT_VERSION, type AreaMenuSection, type RemoteModuleV2 } from '@dash/contracts';
 import type { ComponentType } from 'react';
 import { TableEditorRoutes } from './TableEditorRoutes';
+import { AdvisorsRoutes, advisorsMenu } from './advisors/AdvisorsRoutes';
 import { ApiDocsRoutes } from './api-docs/ApiDocsRoutes';
 import { DatabaseRoutes } from './database/DatabaseRoutes';
+import { PlatformMenu } from './database/PlatformMenu';
 
 /**
  * The database area's menu (spec §2 Database), in the product's sections. Only built pages are listed;
- * the schema visualizer, query performance, advisors, wrappers, migrations, webhooks and backups join
- * these sections when they exist.
+ * backups join these sections when they exist. The Platform section (migrations, wrappers, webhooks) is
+ * the area's `menuExtra` (`PlatformMenu`), drawn after these: its Webhooks item shows only when the
+ * project's database has pg_net, which only the catalog knows.
  */
 const databaseMenu: AreaMenuSection[] = [
   {
     title: 'Database Management',
     items: [
+      { label: 'Schema Visualizer', path: 'schemas' },
       { label: 'Tables', path: 'tables' },
       { label: 'Functions', path: 'functions' },
       { label: 'Triggers', path: 'triggers' },
@@ -30,6 +34,15 @@ const databaseMenu: AreaMenuSection[] = [
       { label: 'Policies', path: 'policies' },
     ],
   },
+  {
+    title: 'Tools',
+    items: [
+      // The advisors are an area of their own (/project/{ref}/advisors/…); DatabaseRoutes redirects.
+      { label: 'Security Advisor', path: 'advisors/security' },
+      { label: 'Performance Advisor', path: 'advisors/performance' },
+      { label: 'Query Performance', path: 'query-performance' },
+    ],
+  },
 ];
 
 /**
@@ -42,8 +55,9 @@ const tableEditorModule: RemoteModuleV2<ComponentType> = {
   name: 'mfe_table_editor',
   areas: [
     { mount: 'editor', title: 'Table Editor', routes: TableEditorRoutes },
-    { mount: 'database', title: 'Database', routes: DatabaseRoutes, menu: databaseMenu, requiredPermissions: [Permission.TenantSqlAdminRead] },
+    { mount: 'database', title: 'Database', routes: DatabaseRoutes, menu: databaseMenu, menuExtra: PlatformMenu, requiredPermissions: [Permission.TenantSqlAdminRead] },
     { mount: 'api', title: 'API Docs', routes: ApiDocsRoutes, requiredPermissions: [Permission.TenantSqlAdminRead] },
+    { mount: 'advisors', title: 'Advisors', routes: AdvisorsRoutes, menu: advisorsMenu, requiredPermissions: [Permission.TenantSqlAdminRead] },
   ],
 };
 

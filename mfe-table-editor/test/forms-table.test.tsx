@@ -130,7 +130,7 @@ describe('TableEditor', () => {
 
     await waitFor(async () => expect(await fetchMock.bodiesOf(TABLES)).toHaveLength(1));
     const [body] = (await fetchMock.bodiesOf(TABLES)) as TableCreate[];
-    expect(body.columns.map((c) => [c.name, c.type, c.isNullable])).toEqual([
+    expect((body.columns ?? []).map((c) => [c.name, c.type, c.isNullable])).toEqual([
       ['id', 'int8', false],
       ['body', 'text[]', false],
     ]);

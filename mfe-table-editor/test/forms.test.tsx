@@ -219,7 +219,7 @@ describe('ColumnEditor', () => {
   });
 
   it('offers identity only for integer types and clears it when the type changes away', async () => {
-    const fetchMock = mockFetch(answers({ [COLUMNS]: { status: 201, body: column('id') } }));
+    const fetchMock = mockFetch(answers({ [COLUMNS]: { status: 200, body: column('id') } }));
     renderEditor();
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'seq');
     await userEvent.selectOptions(typeSelect(), 'text');
@@ -248,7 +248,7 @@ describe('ColumnEditor', () => {
   });
 
   it('creates a column with a suggested default, then closes and toasts', async () => {
-    const fetchMock = mockFetch(answers({ [COLUMNS]: { status: 201, body: { ...column('username'), name: 'token' } } }));
+    const fetchMock = mockFetch(answers({ [COLUMNS]: { status: 200, body: { ...column('username'), name: 'token' } } }));
     const { onClose } = renderEditor();
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'token');
     await userEvent.type(screen.getByRole('textbox', { name: 'Description' }), 'Login token');
@@ -318,7 +318,7 @@ describe('ColumnEditor', () => {
   });
 
   it('references another table through the foreign key picker', async () => {
-    const fetchMock = mockFetch(answers({ [COLUMNS]: { status: 201, body: column('country_id') } }));
+    const fetchMock = mockFetch(answers({ [COLUMNS]: { status: 200, body: column('country_id') } }));
     const { onClose } = renderEditor();
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'home_country');
     await userEvent.click(screen.getByRole('button', { name: 'Add foreign key relation' }));

@@ -333,8 +333,8 @@ describe('grid: impersonation', () => {
 
   it('offers the database roles besides the built-in ones', async () => {
     const pgRole = (id: number, name: string) => ({
-      id, name, isSuperuser: false, canCreateDb: false, canCreateRole: false, inheritRole: true, canLogin: false, isReplicationRole: false,
-      canBypassRls: false, activeConnections: 0, connectionLimit: -1, password: '********', validUntil: null, config: null,
+      id, name, is_superuser: false, can_create_db: false, can_create_role: false, inherit_role: true, can_login: false, is_replication_role: false,
+      can_bypass_rls: false, active_connections: 0, connection_limit: -1, password: '********', valid_until: null, config: null,
     });
     const { fetchMock } = await openGrid('owner', { [`GET ${API}/roles`]: { body: [pgRole(1, 'postgres'), pgRole(2, 'anon'), pgRole(3, 'reporting')] } });
     await userEvent.click(screen.getByRole('button', { name: 'Role: postgres (default)' }));

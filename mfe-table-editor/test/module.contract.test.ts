@@ -17,9 +17,18 @@ describe('mfe_table_editor contract', () => {
     const database = tableEditorModule.areas.find((area) => area.mount === 'database')!;
     expect(database.requiredPermissions).toEqual(['tenant_sql_admin_read']);
     expect(database.menu?.map((section) => [section.title, section.items.map((item) => item.path)])).toEqual([
-      ['Database Management', ['tables', 'functions', 'triggers', 'types', 'extensions', 'indexes', 'publications']],
+      ['Database Management', ['schemas', 'tables', 'functions', 'triggers', 'types', 'extensions', 'indexes', 'publications']],
       ['Access Control', ['roles', 'policies']],
+      ['Tools', ['advisors/security', 'advisors/performance', 'query-performance']],
     ]);
+  });
+
+  it('serves the advisors area, whose menu leads to both advisors and query performance', () => {
+    const registry = { name: 'mfe_table_editor', mount: 'editor', areas: [{ mount: 'editor', title: 'Table Editor' }, { mount: 'advisors', title: 'Advisors' }] };
+    expect(checkRemoteModule(tableEditorModule, registry)).toEqual([]);
+    const advisors = tableEditorModule.areas.find((area) => area.mount === 'advisors')!;
+    expect(advisors.requiredPermissions).toEqual(['tenant_sql_admin_read']);
+    expect(advisors.menu?.flatMap((section) => section.items.map((item) => item.path))).toEqual(['security', 'performance', 'query-performance']);
   });
 
   it('is refused under another name', () => {

@@ -41,7 +41,7 @@ export interface RemoteDeployment {
 
 /** What is deployed where. The shell does not know this list: it reads the registry at run time. */
 export const REMOTES: readonly RemoteDeployment[] = [
-  { folder: 'mfe-table-editor', short: 'table-editor', name: 'mfe_table_editor', areas: [{ mount: 'editor', title: 'Table Editor' }, { mount: 'database', title: 'Database' }, { mount: 'api', title: 'API Docs' }], offset: 1 },
+  { folder: 'mfe-table-editor', short: 'table-editor', name: 'mfe_table_editor', areas: [{ mount: 'editor', title: 'Table Editor' }, { mount: 'database', title: 'Database' }, { mount: 'api', title: 'API Docs' }, { mount: 'advisors', title: 'Advisors' }], offset: 1 },
   { folder: 'mfe-sql-editor', short: 'sql-editor', name: 'mfe_sql_editor', areas: [{ mount: 'sql', title: 'SQL Editor' }], offset: 2 },
   { folder: 'mfe-policies', short: 'policies', name: 'mfe_policies', areas: [{ mount: 'auth', title: 'Authentication' }], offset: 3 },
   {

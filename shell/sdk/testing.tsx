@@ -80,17 +80,17 @@ export function pgRole(id: number, name: string, extra: Partial<PgRole> = {}): P
   return {
     id,
     name,
-    isSuperuser: false,
-    canCreateDb: false,
-    canCreateRole: false,
-    inheritRole: true,
-    canLogin: false,
-    isReplicationRole: false,
-    canBypassRls: false,
-    activeConnections: 0,
-    connectionLimit: -1,
+    is_superuser: false,
+    can_create_db: false,
+    can_create_role: false,
+    inherit_role: true,
+    can_login: false,
+    is_replication_role: false,
+    can_bypass_rls: false,
+    active_connections: 0,
+    connection_limit: -1,
     password: '********',
-    validUntil: null,
+    valid_until: null,
     config: null,
     ...extra,
   };
@@ -99,12 +99,12 @@ export function pgRole(id: number, name: string, extra: Partial<PgRole> = {}): P
 /** The roles a new project database is bootstrapped with, as `/roles` lists them (ids as pg-meta's fixtures use). */
 export function bootstrapRoles(): PgRole[] {
   return [
-    pgRole(10, 'postgres', { isSuperuser: true, canLogin: true, canBypassRls: true }),
+    pgRole(10, 'postgres', { is_superuser: true, can_login: true, can_bypass_rls: true }),
     pgRole(16384, 'anon'),
     pgRole(16385, 'authenticated'),
-    pgRole(16386, 'service_role', { canBypassRls: true }),
-    pgRole(16387, 'authenticator', { canLogin: true }),
-    pgRole(16388, 'dashboard_user', { canCreateDb: true, canCreateRole: true }),
+    pgRole(16386, 'service_role', { can_bypass_rls: true }),
+    pgRole(16387, 'authenticator', { can_login: true }),
+    pgRole(16388, 'dashboard_user', { can_create_db: true, can_create_role: true }),
   ];
 }
 

@@ -1,5 +1,5 @@
 import { useProjectRef } from '@dash/shell-sdk';
-import { formatBytes, type DatabaseReport, type StatementsState } from '@dash/contracts';
+import { formatBytes, STATEMENTS_SETUP, type DatabaseReport, type StatementsState } from '@dash/contracts';
 import { useDatabaseReportQuery } from '../api/reports';
 import { formatMs, formatPercent, ReportPanel, SeriesChart, Stats } from './charts';
 import { ReportFrame } from './ReportFrame';
@@ -84,22 +84,7 @@ function EnableStatements({ title, steps }: { title: string; steps: string[] }) 
 }
 
 function Statements({ statements }: { statements: StatementsState }) {
-  if (statements.state === 'not_loaded') {
-    return (
-      <EnableStatements
-        title="pg_stat_statements is not loaded by the Postgres server. To see the slowest statements, preload it and restart the server, then create the extension as a superuser:"
-        steps={["shared_preload_libraries = 'pg_stat_statements'   # postgresql.conf, then restart", 'create extension pg_stat_statements with schema extensions;']}
-      />
-    );
-  }
-  if (statements.state === 'not_installed') {
-    return (
-      <EnableStatements
-        title="The server loads pg_stat_statements, but the extension is not created in this database. A superuser creates it with:"
-        steps={['create extension pg_stat_statements with schema extensions;']}
-      />
-    );
-  }
+  if (statements.state !== 'ready') return <EnableStatements {...STATEMENTS_SETUP[statements.state]} />;
   if (statements.statements.length === 0) return <p className="reports-none">No statements recorded yet</p>;
   return (
     <table className="dash-table reports-table">

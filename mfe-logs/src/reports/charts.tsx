@@ -97,5 +97,5 @@ export function Stats({ items }: { items: Array<{ label: string; value: string; 
   );
 }
 
-export const formatMs = (ms: number | null): string => (ms === null ? '–' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`);
+export { formatMs } from '@dash/contracts';
 export const formatPercent = (ratio: number | null): string => (ratio === null ? '–' : `${(ratio * 100).toFixed(ratio >= 0.999 || ratio === 0 ? 0 : 1)}%`);

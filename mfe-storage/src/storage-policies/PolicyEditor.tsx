@@ -16,7 +16,7 @@ export const OPERATION_USES: Record<StorageOperation, string> = {
 
 /** Roles requests run as: not superusers, login roles or role admins (the dashboard's and the services' own roles). */
 export function requestRoles(roles: readonly PgRole[], chosen: readonly string[]): string[] {
-  const names = roles.filter((r) => !r.isSuperuser && !r.canLogin && !r.canCreateRole).map((r) => r.name);
+  const names = roles.filter((r) => !r.is_superuser && !r.can_login && !r.can_create_role).map((r) => r.name);
   return [...new Set([...names, ...chosen])].sort((a, b) => a.localeCompare(b));
 }
 

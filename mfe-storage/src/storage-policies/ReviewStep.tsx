@@ -1,8 +1,8 @@
-import type { PgPolicy, PolicyCreate, PolicyUpdate } from '@dash/contracts';
+import type { PgPolicy, PolicyCreateWithCommand, PolicyUpdate } from '@dash/contracts';
 import { createPolicySql, updatePolicySql } from './sql';
 
 /** The review step of a new policy: one entry per policy to be created, with its SQL. */
-export function CreateReview({ payloads }: { payloads: PolicyCreate[] }) {
+export function CreateReview({ payloads }: { payloads: PolicyCreateWithCommand[] }) {
   return (
     <div className="st-review">
       <p className="st-review__intro">

@@ -1,4 +1,4 @@
-import { Messages, type PgPolicy, type PolicyCommand, type PolicyCreate, type PolicyUpdate } from '@dash/contracts';
+import { Messages, type PgPolicy, type PolicyCommand, type PolicyCreate, type PolicyCreateWithCommand, type PolicyUpdate } from '@dash/contracts';
 import { quoteLiteral, STORAGE_OPERATIONS, targetRoles, usesCheck, usesUsing, type StorageOperation } from './sql';
 
 /** The spec's limit on a storage policy's name; input beyond it is ignored. */
@@ -71,7 +71,7 @@ const chosenRoles = (roles: readonly string[]) => (roles.length === 0 ? ['public
  * One create payload per allowed operation. With several, each name gets the spec's suffix, the hash
  * of the name and the index (`my policy 1oj01fe_0`), so the names stay unique on the table.
  */
-export function createPayloads(values: StoragePolicyFormValues, target: PolicyTarget): PolicyCreate[] {
+export function createPayloads(values: StoragePolicyFormValues, target: PolicyTarget): PolicyCreateWithCommand[] {
   const name = values.name.trim();
   const definition = values.definition.trim();
   const operations = STORAGE_OPERATIONS.filter((operation) => values.allowedOperations.includes(operation));

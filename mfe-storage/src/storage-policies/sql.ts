@@ -1,4 +1,4 @@
-import type { PgPolicy, PolicyCommand, PolicyCreate, PolicyUpdate } from '@dash/contracts';
+import type { PgPolicy, PolicyCommand, PolicyCreateWithCommand, PolicyUpdate } from '@dash/contracts';
 
 /*
  * The SQL the review step shows, statement for statement what the pg-meta service runs for the
@@ -34,7 +34,7 @@ const tableSql = (schema: string, table: string) => `${quoteIdent(schema)}.${quo
 const clauses = (definition: string | null | undefined, check: string | null | undefined) =>
   (definition ? `\nusing (${definition})` : '') + (check ? `\nwith check (${check})` : '');
 
-export function createPolicySql(policy: PolicyCreate): string {
+export function createPolicySql(policy: PolicyCreateWithCommand): string {
   return (
     `create policy ${quoteIdent(policy.name)}\non ${tableSql(policy.schema ?? 'public', policy.table)}\nas permissive\n` +
     `for ${policy.command.toLowerCase()}\nto ${rolesSql(policy.roles ?? [])}${clauses(policy.definition, policy.check)};`

@@ -1,5 +1,5 @@
 import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { tableEditorRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { tableEditorRoutes, type ColumnCreate, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
 /** Column writes name their table so the table, its rows and its column list refresh. */
@@ -18,7 +18,8 @@ export const editorColumnsApi = baseApi.injectEndpoints({
       query: ({ ref, tableId }) => routeRequest(tableEditorRoutes.listColumns, { params: { ref }, query: { table_id: tableId } }),
       providesTags: (_r, _e, { ref, tableId }) => [{ type: 'Columns', id: `${ref}:${tableId}` }],
     }),
-    createColumn: build.mutation<RouteReply<typeof tableEditorRoutes.createColumn>, Ref & { body: RouteBody<typeof tableEditorRoutes.createColumn> }>({
+    // The column form sends the spec's payload (the route also takes postgres-meta's).
+    createColumn: build.mutation<RouteReply<typeof tableEditorRoutes.createColumn>, Ref & { body: ColumnCreate }>({
       query: ({ ref, body }) => routeRequest(tableEditorRoutes.createColumn, { params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref, body }) => tableTags(ref, body.tableId),
     }),

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ServiceMessages } from '@dash/contracts';
-import { HttpError, sendError } from '@dash/service-kit';
+import { clientErrorHandler, HttpError, sendError } from '@dash/service-kit';
 import { normalizeBase, normalizeOrigin, SERVICES, type GatewayConfig } from './config';
 import { isCrossSite } from './csrf';
 import { edgeEvent, EdgeLogShipper, markRequestStart } from './edge-logs';
@@ -36,7 +36,7 @@ export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp
     SERVICES.map((name) => [name, normalizeBase(config.upstreams[name], `The ${name} URL`)]),
   ) as GatewayConfig['upstreams'];
 
-  const app: FastifyInstance = Fastify({ logger: config.logger ?? false, trustProxy: false, return503OnClosing: true });
+  const app: FastifyInstance = Fastify({ logger: config.logger ?? false, trustProxy: false, return503OnClosing: true, clientErrorHandler });
   const sessions = new SessionResolver(upstreams.platform, config.secret, config.sessionCacheMs ?? 5000);
   const projectStatuses = new ProjectStatusCache(upstreams.platform, config.secret, config.projectStatusCacheMs ?? 2000);
   let lastDropWarning = 0;

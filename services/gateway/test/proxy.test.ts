@@ -47,6 +47,28 @@ function rawStatus(url: string): Promise<number> {
   });
 }
 
+/** POSTs `body` in 64 KB writes, as a client streams an upload; the answer, or the error the client got. */
+function upload(url: string, body: Buffer, agent?: http.Agent): Promise<{ status: number; message: string } | { error: string }> {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise((resolve) => {
+    const req = http.request({ host: hostname, port, path: pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, message: (JSON.parse(text) as { message?: string }).message ?? '' }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    let offset = 0;
+    const write = () => {
+      while (offset < body.length) {
+        const more = req.write(body.subarray(offset, (offset += 64 * 1024)));
+        if (!more) return void req.once('drain', write);
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
 const lastSeen = () => upstreams.seen[upstreams.seen.length - 1]!;
 
 describe('proxy', () => {
@@ -209,6 +231,29 @@ describe('proxy', () => {
     const res = await fetch(`${gateway.url}/api/storage/default/object/raw`, { method: 'PUT', body: Buffer.alloc(3 * 1024 * 1024, 2) });
     expect(res.status).toBe(200);
     expect(((await res.json()) as Echo).bytes).toBe(3 * 1024 * 1024);
+  });
+
+  it('lets a client still sending its body read an answer the service gave before reading it (no EPIPE)', async () => {
+    const body = Buffer.alloc(10 * 1024 * 1024, 'x');
+    for (const path of ['/api/storage/default/refused-early', '/p/default/storage/v1/object/b/refused-early']) {
+      for (let i = 0; i < 25; i++) {
+        const reply = await upload(`${gateway.url}${path}`, body);
+        expect(reply).toEqual({ status: 409, message: 'The resource already exists' });
+      }
+    }
+  });
+
+  it('reads and drops a large body the gateway refuses itself, so a keep-alive connection carries the next request', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const body = Buffer.alloc(3 * 1024 * 1024, 'x');
+    try {
+      for (const path of ['/api/nope/x', '/api/platform/internal/registry', '/api/storage/default/%E0%A4%A', '/api/platform/echo']) {
+        const reply = await upload(`${gateway.url}${path}`, body, agent);
+        expect('status' in reply && reply.status).toBe(path.endsWith('echo') ? 200 : path.includes('%') ? 400 : 404);
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('streams a 20 MB download', async () => {

@@ -126,6 +126,13 @@ export async function startUpstreams(): Promise<Upstreams> {
       });
     }
     if (service === 'storage') {
+      // Refuses an upload before reading its body (after a look-up), as the storage service refuses a
+      // duplicate name (Node reads and drops the rest of the body, so the connection stays usable).
+      app.addHook('onRequest', async (request, reply) => {
+        if (!request.url.endsWith('/refused-early')) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await reply.status(409).send({ statusCode: 409, error: 'Conflict', message: 'The resource already exists' });
+      });
       // A 20 MB download, streamed.
       app.get('/:ref/big-download', async (_request, reply) => {
         const chunk = Buffer.alloc(1024 * 1024, 7);

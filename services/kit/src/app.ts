@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import pg from 'pg';
@@ -68,6 +69,7 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Query strings and path params arrive as text, so they are coerced to the schema's types; bodies are
@@ -105,6 +107,9 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
     // SQLSTATE class 22, data exception: a value the client sent that Postgres cannot hold (NUL in text,
     // a year 0, a number out of range). The client's mistake, whichever query met it.
     if (error instanceof pg.DatabaseError && error.code?.startsWith('22')) return sendError(reply, 400, error.message, error.code);
+    // SQLSTATE 23505, unique violation: what the request would make exists already, typically made by a
+    // request running at the same time, whose row the handler's own check could not see yet.
+    if (error instanceof pg.DatabaseError && error.code === '23505') return sendError(reply, 409, error.message, error.code);
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, 'Internal server error');
   });
@@ -113,8 +118,34 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   return app;
 }
 
+/**
+ * A request Node's HTTP parser refuses (headers or URL over 16 KB, a malformed request line): the
+ * error reply, with `Connection: close` so no client sends its next request on a socket about to
+ * close (Fastify's default handler leaves it out, and a keep-alive client then gets ECONNRESET on an
+ * unrelated request). The rest of what the client sends is read and dropped until it closes, so
+ * closing does not reset the reply away before the client reads it.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message = status === 431 ? ServiceMessages.headersTooLarge : status === 408 ? ServiceMessages.requestTimeout : ServiceMessages.malformedRequest;
+  const body = JSON.stringify({ statusCode: status, error: statusText(status), message });
+  socket.on('error', () => {});
+  socket.resume();
+  if (socket.writable) {
+    socket.end(
+      `HTTP/1.1 ${status} ${statusText(status)}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+}
+
+/** How long a refused client may take to read the refusal before its socket is destroyed. */
+const CLIENT_ERROR_LINGER_MS = 5_000;
+
 /** Bodies larger than this are not read to the end before a 413: the connection is closed instead. */
-const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
+export const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
 
 /**
  * A body over the limit gets a 413 only once the rest of it has been read. Answering early and closing

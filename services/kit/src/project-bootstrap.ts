@@ -185,10 +185,16 @@ alter table storage.objects add column if not exists user_metadata jsonb;
 `;
 
 /**
- * pg_stat_statements (the database report's slowest statements) in schema `extensions`, where the server
- * ships it. It is not a trusted extension, so the bootstrap (superuser) creates it; its view is readable
- * by every role and shows each role its own statements' text. It only counts when the server preloads
- * the library (the embedded server does); the report says how to enable it otherwise.
+ * pg_stat_statements (the database report's slowest statements, query performance) in schema
+ * `extensions`, where the server ships it. It is not a trusted extension, so the bootstrap (superuser)
+ * creates it; its view is readable by every role and shows each role its own statements' text. It only
+ * counts when the server preloads the library (the embedded server does); the report says how to enable
+ * it otherwise.
+ *
+ * pg_stat_statements_reset() is the superuser's, and with its defaults it forgets every database's
+ * statements. `extensions.dash_reset_statements()` resets this database's only, for the project admin
+ * role (granted below). It calls the extension's own function by its schema and full argument list
+ * (3 arguments up to Postgres 16, 4 from 17), so no function of the same name elsewhere can stand in.
  */
 const STAT_STATEMENTS_SQL = `
 do $pss$
@@ -196,6 +202,27 @@ begin
   if exists (select 1 from pg_available_extensions where name = 'pg_stat_statements') then
     create schema if not exists extensions;
     create extension if not exists pg_stat_statements with schema extensions;
+    create or replace function extensions.dash_reset_statements() returns void
+    language plpgsql security definer set search_path = pg_catalog, pg_temp as $fn$
+    declare
+      target record;
+    begin
+      select n.nspname, p.pronargs into target
+      from pg_extension e
+      join pg_depend d on d.refclassid = 'pg_extension'::regclass and d.refobjid = e.oid and d.classid = 'pg_proc'::regclass and d.deptype = 'e'
+      join pg_proc p on p.oid = d.objid
+      join pg_namespace n on n.oid = p.pronamespace
+      where e.extname = 'pg_stat_statements' and p.proname = 'pg_stat_statements_reset' and p.pronargs in (3, 4)
+      order by p.pronargs desc
+      limit 1;
+      if not found then
+        raise exception 'pg_stat_statements is not installed in this database' using errcode = '55000';
+      end if;
+      execute format('select %I.pg_stat_statements_reset(0::oid, $1, 0::bigint%s)', target.nspname, case when target.pronargs = 4 then ', false' else '' end)
+        using (select oid from pg_database where datname = current_database());
+    end
+    $fn$;
+    revoke all on function extensions.dash_reset_statements() from public;
   end if;
 end
 $pss$`;
@@ -299,6 +326,7 @@ $read$`,
     // The storage role owns the storage tables, as the service that writes them (it drops a deleted
     // bucket's policies); the admin, a member of it, still manages their policies.
     `do $ext$ begin if exists (select 1 from pg_namespace where nspname = 'extensions') then execute format('grant usage on schema extensions to %s', ${quoteLiteral(admin)}); end if; end $ext$`,
+    `do $reset$ begin if to_regprocedure('extensions.dash_reset_statements()') is not null then execute format('grant execute on function extensions.dash_reset_statements() to %s', ${quoteLiteral(admin)}); end if; end $reset$`,
     `grant usage on schema storage to ${storage}`,
     `alter table storage.buckets owner to ${storage}`,
     `alter table storage.objects owner to ${storage}`,

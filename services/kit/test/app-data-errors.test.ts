@@ -15,6 +15,14 @@ const echo = defineRoute({
   response: Type.Object({ ok: Type.Boolean() }),
   access: access.public,
 });
+const create = defineRoute({
+  service: 'platform',
+  method: 'POST',
+  url: '/items',
+  body: Type.Object({ key: Type.String() }),
+  response: Type.Object({ ok: Type.Boolean() }),
+  access: access.public,
+});
 
 let database: { url: string; drop: () => Promise<void> };
 let pool: pg.Pool;
@@ -28,6 +36,11 @@ beforeAll(async () => {
     if (query.text !== undefined) await pool.query('select $1::text', [query.text]);
     if (query.at !== undefined) await pool.query('select $1::timestamptz', [query.at]);
     if (query.offset !== undefined) await pool.query('select 1 offset $1::bigint', [query.offset]);
+    return { ok: true };
+  });
+  await pool.query('create table items (key text primary key)');
+  addRoute(app, create, async ({ body }) => {
+    await pool.query('insert into items (key) values ($1)', [body.key]);
     return { ok: true };
   });
   await app.ready();
@@ -54,5 +67,15 @@ describe('data exceptions from Postgres', () => {
   it('still runs a valid request', async () => {
     const res = await app.inject({ method: 'GET', url: '/echo?text=fine&at=2026-11-25T00:00:00Z&offset=0' });
     expect(res.json()).toEqual({ ok: true });
+  });
+});
+
+describe('unique violations from Postgres', () => {
+  it('answers a row that exists already (two requests making it at once) with 409 and the SQLSTATE', async () => {
+    const replies = await Promise.all([1, 2].map(() => app.inject({ method: 'POST', url: '/items', payload: { key: 'same' } })));
+    expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const conflict = replies.find((r) => r.statusCode === 409)!.json();
+    expect(conflict).toMatchObject({ statusCode: 409, error: 'Conflict', code: '23505' });
+    expect(conflict.message).toMatch(/duplicate key value violates unique constraint/);
   });
 });

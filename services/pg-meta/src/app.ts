@@ -1,9 +1,11 @@
 import { SQL_EDITOR_MAX_ROWS, SQL_EDITOR_STATEMENT_TIMEOUT_MS, type SqlEditorSettings } from '@dash/contracts';
 import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { registerAdvisorRoutes } from './routes/advisors';
 import { registerApiDocsRoutes } from './routes/api-docs';
 import { registerAuthUserRoutes } from './routes/auth-users';
 import { registerColumnRoutes } from './routes/columns';
 import { registerCsvRoutes } from './routes/csv';
+import { registerDatabasePlatformRoutes } from './routes/database-platform';
 import { registerEntityRoutes } from './routes/entities';
 import { registerExtensionRoutes } from './routes/extensions';
 import { registerFunctionRoutes } from './routes/functions';
@@ -21,6 +23,7 @@ import { registerTableRoutes } from './routes/tables';
 import { registerTriggerRoutes } from './routes/triggers';
 import { registerTypeRoutes } from './routes/types';
 import { registerViewRoutes } from './routes/views';
+import { loadExpressionParser } from './sql/ddl/expression';
 
 export interface PgMetaOptions {
   /** Secret that signs identities (DASH_INTERNAL_SECRET). */
@@ -61,6 +64,8 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
     audit: options.audit ?? (async () => {}),
   };
   const app = createServiceApp({ name: 'pg-meta', secret: options.secret, logger: options.logger });
+  // The DDL builders check user expressions with Postgres's parser, synchronously: load it before serving.
+  app.addHook('onReady', loadExpressionParser);
   registerSchemaRoutes(app, ctx);
   registerSqlCatalogRoutes(app, ctx);
   registerTableRoutes(app, ctx);
@@ -80,8 +85,10 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
   registerExtensionRoutes(app, ctx);
   registerIndexRoutes(app, ctx);
   registerPublicationRoutes(app, ctx);
+  registerDatabasePlatformRoutes(app, ctx);
   registerAuthUserRoutes(app, ctx);
   registerApiDocsRoutes(app, ctx);
+  registerAdvisorRoutes(app, ctx);
   if (owned) app.addHook('onClose', async () => ctx.pools.closeAll());
   return app;
 }

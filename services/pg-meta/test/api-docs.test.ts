@@ -1,76 +1,126 @@
 import { apiDocsRoutes, ErrorReply, type ApiDocs, type OrgRole } from '@dash/contracts';
 import { as, contractValidator, setupProject, type Project } from './helpers';
-import { propertyName, renderTypescript, tsType, type TypescriptCatalog } from '../src/generators/typescript';
+import { propertyName, renderTypescript, stringLiteral, type CatalogColumn, type CatalogType, type TypescriptCatalog } from '../src/generators/typescript';
 
 /*
  * API docs and the TypeScript generator: the renderer as a pure function, then both routes on a real
  * project database with comments, enums, composites, foreign keys, views and functions.
  */
 
-const t = (name: string, extra: Partial<{ schema: string; kind: string; array: boolean }> = {}) => ({ schema: 'pg_catalog', name, kind: 'b', array: false, ...extra });
+const type = (id: number, name: string, extra: Partial<CatalogType> = {}): CatalogType => ({
+  id,
+  name,
+  schema: 'pg_catalog',
+  format: name,
+  enums: [],
+  attributes: [],
+  type_relation_id: null,
+  ...extra,
+});
+const column = (name: string, format: string, extra: Partial<CatalogColumn> = {}): CatalogColumn => ({
+  name,
+  format,
+  type_schema: 'pg_catalog',
+  nullable: true,
+  is_identity: false,
+  identity_always: false,
+  generated: false,
+  has_default: false,
+  updatable: true,
+  ...extra,
+});
 
 describe('TypeScript renderer (unit)', () => {
-  const schemas = new Set(['public']);
-  it('maps Postgres types as the generator does', () => {
-    expect(tsType(t('int8'), schemas)).toBe('number');
-    expect(tsType(t('text', { array: true }), schemas)).toBe('string[]');
-    expect(tsType(t('jsonb'), schemas)).toBe('Json');
-    expect(tsType(t('bool'), schemas)).toBe('boolean');
-    expect(tsType(t('timestamptz'), schemas)).toBe('string');
-    expect(tsType(t('mood', { schema: 'public', kind: 'e' }), schemas)).toBe('Database["public"]["Enums"]["mood"]');
-    expect(tsType(t('mood', { schema: 'other', kind: 'e' }), schemas)).toBe('string');
-    expect(tsType(t('geometry'), schemas)).toBe('unknown');
-    expect(propertyName('ok_1')).toBe('ok_1');
-    expect(propertyName('my col"')).toBe('"my col\\""');
-  });
+  const LONG_LABELS = ['one very long label', 'another very long label', 'and a third long label'];
+  const catalog: TypescriptCatalog = {
+    schemas: ['public'],
+    relations: [
+      {
+        id: 100,
+        schema: 'public',
+        name: 'todos',
+        kind: 'table',
+        insert_enabled: false,
+        update_enabled: false,
+        columns: [
+          column('title', 'text', { nullable: false }),
+          column('id', 'int8', { nullable: false, is_identity: true, identity_always: true }),
+          column('task', 'text'),
+          column('mood', 'mood', { type_schema: 'public' }),
+        ],
+      },
+    ],
+    relationships: [],
+    functions: [
+      {
+        schema: 'public',
+        name: 'add',
+        argument_types: 'a integer, b integer DEFAULT 1',
+        return_type: 'integer',
+        return_type_id: 23,
+        return_type_relation_id: null,
+        returns_set: false,
+        rows: null,
+        args: [
+          { mode: 'in', name: 'b', type_id: 23, has_default: true },
+          { mode: 'in', name: 'a', type_id: 23, has_default: false },
+        ],
+      },
+      {
+        schema: 'public',
+        name: 'unnamed',
+        argument_types: 'integer',
+        return_type: 'integer',
+        return_type_id: 23,
+        return_type_relation_id: null,
+        returns_set: false,
+        rows: null,
+        args: [{ mode: 'in', name: '', type_id: 23, has_default: false }],
+      },
+    ],
+    types: [type(20, 'int8'), type(23, 'int4'), type(25, 'text'), type(900, 'mood', { schema: 'public', enums: LONG_LABELS })],
+  };
+  const out = renderTypescript(catalog);
 
-  it('renders a schema with tables, empty sections and helpers', () => {
-    const catalog: TypescriptCatalog = {
-      relations: [
-        {
-          schema: 'public',
-          name: 'todos',
-          kind: 'table',
-          updatable: true,
-          columns: [
-            { name: 'id', type: t('int8'), nullable: false, has_default: true, generated: false },
-            { name: 'task', type: t('text'), nullable: true, has_default: false, generated: false },
-            { name: 'title', type: t('text'), nullable: false, has_default: false, generated: false },
-          ],
-          relationships: [],
-        },
-      ],
-      functions: [],
-      enums: [],
-      composites: [],
-    };
-    const out = renderTypescript(catalog, ['public']);
-    expect(out).toContain('export type Json =');
-    expect(out).toContain(`    Tables: {
-      todos: {
+  it('writes rows, inserts and updates by column name, identity ALWAYS never written', () => {
+    expect(out).toContain(`      todos: {
         Row: {
           id: number
+          mood: Database["public"]["Enums"]["mood"] | null
           task: string | null
           title: string
         }
         Insert: {
-          id?: number
+          id?: never
+          mood?: Database["public"]["Enums"]["mood"] | null
           task?: string | null
           title: string
-        }
-        Update: {
-          id?: number
-          task?: string | null
-          title?: string
-        }
-        Relationships: []
-      }
-    }
-    Views: {
-      [_ in never]: never
-    }`);
-    expect(out).toContain('export type Tables<');
-    expect(out).toContain('export const Constants = {\n  public: {\n    Enums: {}\n  }\n} as const');
+        }`);
+  });
+
+  it('keeps what fits on one line and breaks the rest as the formatter does', () => {
+    expect(out).toContain('      add: { Args: { a: number; b?: number }; Returns: number }\n');
+    expect(out).toContain(`      mood:
+        | "one very long label"
+        | "another very long label"
+        | "and a third long label"`);
+    expect(out).toContain(`      mood: [
+        "one very long label",
+        "another very long label",
+        "and a third long label",
+      ],`);
+    // A lone unnamed integer argument is not callable through PostgREST.
+    expect(out).not.toContain('unnamed');
+    expect(out.endsWith('} as const\n')).toBe(true);
+  });
+
+  it('quotes names and strings as the formatter leaves them', () => {
+    expect(propertyName('ok_1')).toBe('ok_1');
+    expect(propertyName('ünï')).toBe('ünï');
+    expect(propertyName('my col')).toBe('"my col"');
+    expect(stringLiteral('say "hi"')).toBe(`'say "hi"'`);
+    expect(stringLiteral(`it's "x"`)).toBe(`'it\\'s "x"'`);
+    expect(stringLiteral(`it's`)).toBe(`"it's"`);
   });
 });
 
@@ -145,37 +195,54 @@ describe('API docs and generator routes', () => {
     expect((await get('/api-docs?schema=other')).body.tables.map((x: { name: string }) => x.name)).toEqual(['hidden']);
   });
 
-  it('answers 404 for a schema that does not exist, and 400 for a bad query', async () => {
+  it('answers 404 for a schema that does not exist; the generator leaves such a schema out, as postgres-meta does', async () => {
     const missing = await get(`/api-docs?schema=${encodeURIComponent(`x'; drop schema public; --`)}`);
     expect(missing.status).toBe(404);
     expect(check(ErrorReply, missing.body)).toBeNull();
-    expect((await get('/generators/typescript?included_schemas=public,nope')).status).toBe(404);
-    expect((await get('/generators/typescript?included_schemas=,')).status).toBe(400);
+    const types = (await get('/generators/typescript?included_schemas=public,nope')).body.types as string;
+    expect(types).toContain('  public: {');
+    expect(types).not.toContain('nope');
+    expect((await get('/generators/typescript?detect_one_to_one_relationships=maybe')).status).toBe(400);
   });
 
-  it('generates the types of the chosen schemas', async () => {
-    const reply = await get('/generators/typescript');
+  it("generates the types of the chosen schemas in postgres-meta's format", async () => {
+    const reply = await get('/generators/typescript?included_schemas=public');
     expect(reply.status).toBe(200);
+    expect(check(apiDocsRoutes.generateTypescript.response, reply.body)).toBeNull();
     const { types } = reply.body as { types: string };
     expect(types).toContain('export type Database = {\n  public: {\n    Tables: {');
     expect(types).toContain('Enums: {\n      mood: "happy" | "sad" | "it\'s ok"\n    }');
     expect(types).toContain('address: {\n        street: string | null\n        zip: number | null\n      }');
-    expect(types).toContain('"odd table": {\n        Row: {\n          author_id: number | null\n          doubled: number | null\n          feeling: Database["public"]["Enums"]["mood"] | null\n          id: string\n          tags: string[]\n          "weird \\"col\\"": Json | null\n        }');
+    expect(types).toContain(
+      '"odd table": {\n        Row: {\n          author_id: number | null\n          doubled: number | null\n          feeling: Database["public"]["Enums"]["mood"] | null\n          id: string\n          tags: string[]\n          \'weird "col"\': Json | null\n        }',
+    );
     expect(types).toContain('doubled?: never');
     expect(types).toContain(`Relationships: [
           {
             foreignKeyName: "odd table_author_id_fkey"
             columns: ["author_id"]
-            isOneToOne: false
             referencedRelation: "authors"
             referencedColumns: ["id"]
           },
         ]`);
-    expect(types).toContain('add_numbers: {\n        Args: {\n          a: number\n          b?: number\n        }\n        Returns: number\n      }');
-    expect(types).toContain('authors_named: {\n        Args: {\n          prefix: string\n        }\n        Returns: Database["public"]["Tables"]["authors"]["Row"][]\n      }');
+    expect(types).toContain('      add_numbers: { Args: { a: number; b?: number }; Returns: number }\n');
+    expect(types).toContain(`      authors_named: {
+        Args: { prefix: string }
+        Returns: {
+          id: number
+          name: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "authors"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }`);
     expect(types).not.toContain('on_change');
     expect(types).not.toContain('hidden');
-    const both = (await get('/generators/typescript?included_schemas=public,other')).body.types as string;
+    const both = (await get('/generators/typescript?included_schemas=public,other&detect_one_to_one_relationships=true')).body.types as string;
     expect(both).toContain('  other: {\n    Tables: {\n      hidden: {');
+    expect(both).toContain('isOneToOne: false');
   });
 });

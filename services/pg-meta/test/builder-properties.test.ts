@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import type { PolicyCommand, RoleCreate, RoleUpdate } from '@dash/contracts';
 import { HttpError } from '@dash/service-kit';
-import { expressionProblem } from '../src/sql/ddl/expression';
+import { singleExpressionProblem } from '../src/sql/ddl/expression';
 import { createPolicyStatement, dropPolicyStatement, updatePolicyStatements, type PolicySpec } from '../src/sql/policies';
 import { createRoleStatements, dropRoleStatement, listSettingElements, updateRoleStatements } from '../src/sql/roles-write';
 import { createSchemaStatement, dropSchemaStatement, updateSchemaStatements } from '../src/sql/schemas';
 import { hostileName, hostileText } from './ddl-arbitraries';
 import { breakout, policyExpression } from './policy-arbitraries';
 import { SqlReader } from './sql-reader';
+import { configChanges } from './ddl-arbitraries';
 
 /*
  * The policy, role and schema builders against hostile input, 10,000 cases each, without a database
@@ -105,14 +106,14 @@ describe('policy builders: 10,000 hostile cases each', () => {
           const withCheck = usesCheck(spec.command) ? norm(check.sql) : null;
           // Sound expressions always go in; texts built to break out never do.
           for (const [tagged, used] of [[definition, using], [check, withCheck]] as const) {
-            if (used !== null && tagged.kind === 'expression') expect(expressionProblem(used)).toBeNull();
-            if (used !== null && tagged.kind === 'breakout') expect(expressionProblem(used)).not.toBeNull();
+            if (used !== null && tagged.kind === 'expression') expect(singleExpressionProblem(used)).toBeNull();
+            if (used !== null && tagged.kind === 'breakout') expect(singleExpressionProblem(used)).not.toBeNull();
           }
           const refused =
             ![spec.name, spec.schema, spec.table].every(okName) ||
             effectiveRoles(spec.roles).some((role) => role !== 'public' && !okName(role)) ||
-            (using !== null && expressionProblem(using) !== null) ||
-            (withCheck !== null && expressionProblem(withCheck) !== null);
+            (using !== null && singleExpressionProblem(using) !== null) ||
+            (withCheck !== null && singleExpressionProblem(withCheck) !== null);
           const result = build(() => createPolicyStatement(spec));
           expect(result.ok).toBe(!refused);
           if (result.ok) {
@@ -175,7 +176,7 @@ describe('policy builders: 10,000 hostile cases each', () => {
         const rolesChanged = !sameSet(effectiveRoles(current.roles), effectiveRoles(next.roles));
         const definitionChanged = next.definition !== current.definition;
         const checkChanged = next.check !== current.check;
-        const badExpression = (text: string | null, changed: boolean) => text !== null && (changed || removed) && expressionProblem(text) !== null;
+        const badExpression = (text: string | null, changed: boolean) => text !== null && (changed || removed) && singleExpressionProblem(text) !== null;
         const refused =
           (change.name !== undefined && change.name.trim() === '') ||
           (next.name !== current.name && !okName(next.name)) ||
@@ -249,33 +250,33 @@ const settingName = fc.oneof(
 );
 const anyText = fc.oneof({ weight: 5, arbitrary: hostileText }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) });
 const FLAGS = [
-  ['canCreateDb', 'createdb', false],
-  ['canCreateRole', 'createrole', false],
-  ['inheritRole', 'inherit', true],
-  ['canLogin', 'login', false],
-  ['isReplicationRole', 'replication', false],
-  ['canBypassRls', 'bypassrls', false],
+  ['can_create_db', 'createdb', false],
+  ['can_create_role', 'createrole', false],
+  ['inherit_role', 'inherit', true],
+  ['can_login', 'login', false],
+  ['is_replication_role', 'replication', false],
+  ['can_bypass_rls', 'bypassrls', false],
 ] as const;
 const flags = {
-  canCreateDb: fc.boolean(),
-  canCreateRole: fc.boolean(),
-  inheritRole: fc.boolean(),
-  canLogin: fc.boolean(),
-  isReplicationRole: fc.boolean(),
-  canBypassRls: fc.boolean(),
-  isSuperuser: fc.boolean(),
-  connectionLimit: fc.oneof(fc.integer({ min: -1, max: 100_000 }), fc.constantFrom(-2, -100, 1.5)),
-  validUntil: anyText,
+  can_create_db: fc.boolean(),
+  can_create_role: fc.boolean(),
+  inherit_role: fc.boolean(),
+  can_login: fc.boolean(),
+  is_replication_role: fc.boolean(),
+  can_bypass_rls: fc.boolean(),
+  is_superuser: fc.boolean(),
+  connection_limit: fc.oneof(fc.integer({ min: -1, max: 100_000 }), fc.constantFrom(-2, -100, 1.5)),
+  valid_until: anyText,
 };
 
 /** Reads the role options that were given (and, on create, the spec's defaults for the others). */
-function readRoleOptions(r: SqlReader, input: RoleUpdate, create: boolean) {
-  if (input.isSuperuser === false || create) r.expect(' nosuperuser');
+function readRoleOptions(r: SqlReader, input: Omit<RoleUpdate, 'config'>, create: boolean) {
+  if (input.is_superuser === false || create) r.expect(' nosuperuser');
   for (const [key, keyword, byDefault] of FLAGS) {
     const value = input[key] ?? (create ? byDefault : undefined);
     if (value !== undefined) r.expect(` ${value ? keyword : `no${keyword}`}`);
   }
-  const limit = input.connectionLimit ?? (create ? -1 : undefined);
+  const limit = input.connection_limit ?? (create ? -1 : undefined);
   if (limit !== undefined) {
     r.expect(' connection limit ');
     expect(r.integer()).toBe(limit);
@@ -285,9 +286,9 @@ function readRoleOptions(r: SqlReader, input: RoleUpdate, create: boolean) {
     r.expect(' password ');
     expect(r.literal()).toBe(input.password);
   }
-  if (input.validUntil !== undefined) {
+  if (input.valid_until !== undefined) {
     r.expect(' valid until ');
-    expect(r.literal()).toBe(input.validUntil ?? 'infinity');
+    expect(r.literal()).toBe(input.valid_until ?? 'infinity');
   }
 }
 
@@ -313,12 +314,15 @@ function expectConfigStatements(statements: string[], role: string, config: Reco
 }
 
 /** Why the builders must refuse role input (null: they must accept it). */
-function roleInputProblem(input: RoleUpdate & Pick<RoleCreate, 'memberOf' | 'members' | 'admins'>, names: string[]): string | null {
-  if (input.isSuperuser === true) return 'superuser';
+function roleInputProblem(
+  input: Omit<RoleUpdate, 'config'> & Pick<RoleCreate, 'member_of' | 'members' | 'admins'> & { config?: Record<string, string | null> },
+  names: string[],
+): string | null {
+  if (input.is_superuser === true) return 'superuser';
   if (!names.every(okName)) return 'name';
-  if (input.connectionLimit !== undefined && (!Number.isInteger(input.connectionLimit) || input.connectionLimit < -1)) return 'limit';
-  if (input.password?.includes('\u0000') || input.validUntil?.includes('\u0000')) return 'NUL';
-  for (const role of [...(input.memberOf ?? []), ...(input.members ?? []), ...(input.admins ?? [])]) if (!okName(role)) return 'member';
+  if (input.connection_limit !== undefined && (!Number.isInteger(input.connection_limit) || input.connection_limit < -1)) return 'limit';
+  if (input.password?.includes('\u0000') || input.valid_until?.includes('\u0000')) return 'NUL';
+  for (const role of [...(input.member_of ?? []), ...(input.members ?? []), ...(input.admins ?? [])]) if (!okName(role)) return 'member';
   for (const [setting, value] of Object.entries(input.config ?? {})) {
     if (!SETTING_NAME.test(setting) || !okName(setting)) return 'setting';
     if (value?.includes('\u0000')) return 'NUL';
@@ -332,7 +336,7 @@ describe('role builders: 10,000 hostile cases each', () => {
       {
         ...flags,
         password: anyText,
-        memberOf: fc.array(anyName, { maxLength: 3 }),
+        member_of: fc.array(anyName, { maxLength: 3 }),
         members: fc.array(anyName, { maxLength: 3 }),
         admins: fc.array(anyName, { maxLength: 3 }),
         config: fc.dictionary(settingName, anyText, { maxKeys: 3 }),
@@ -351,7 +355,7 @@ describe('role builders: 10,000 hostile cases each', () => {
         expect(r.ident()).toBe(name);
         r.expect(' with');
         readRoleOptions(r, role, true);
-        for (const [key, keyword] of [['memberOf', ' in role '], ['members', ' role '], ['admins', ' admin ']] as const) {
+        for (const [key, keyword] of [['member_of', ' in role '], ['members', ' role '], ['admins', ' admin ']] as const) {
           const list = role[key] ?? [];
           if (list.length > 0) {
             r.expect(keyword);
@@ -371,15 +375,16 @@ describe('role builders: 10,000 hostile cases each', () => {
         ...flags,
         name: anyName,
         password: fc.option(anyText, { nil: null }),
-        validUntil: fc.option(anyText, { nil: null }),
-        config: fc.dictionary(settingName, fc.option(anyText, { nil: null }), { maxKeys: 3 }),
+        valid_until: fc.option(anyText, { nil: null }),
+        settings: fc.dictionary(settingName, fc.option(anyText, { nil: null }), { maxKeys: 3 }),
       },
       { requiredKeys: [] },
     );
     fc.assert(
-      fc.property(hostileName, input, (current, update) => {
+      fc.property(hostileName, input, (current, { settings, ...given }) => {
+        const update: RoleUpdate = { ...given, ...(settings ? { config: configChanges(settings) } : {}) };
         const renamed = update.name !== undefined && update.name !== current;
-        const problem = roleInputProblem(update, renamed ? [update.name!] : []);
+        const problem = roleInputProblem({ ...given, config: settings }, renamed ? [update.name!] : []);
         const result = build(() => updateRoleStatements(current, update));
         expect(result.ok).toBe(problem === null);
         if (!result.ok) return;
@@ -393,9 +398,9 @@ describe('role builders: 10,000 hostile cases each', () => {
           r.end();
         }
         const hasOptions =
-          update.isSuperuser === false ||
+          update.is_superuser === false ||
           FLAGS.some(([key]) => update[key] !== undefined) ||
-          [update.connectionLimit, update.password, update.validUntil].some((v) => v !== undefined);
+          [update.connection_limit, update.password, update.valid_until].some((v) => v !== undefined);
         if (hasOptions) {
           const r = new SqlReader(statements.shift()!).expect('alter role ');
           expect(r.ident()).toBe(name);
@@ -403,7 +408,7 @@ describe('role builders: 10,000 hostile cases each', () => {
           readRoleOptions(r, update, false);
           r.end();
         }
-        expectConfigStatements(statements, name, update.config ?? {});
+        expectConfigStatements(statements, name, settings ?? {});
 
         const drop = new SqlReader(dropRoleStatement(current)).expect('drop role ');
         expect(drop.ident()).toBe(current);

@@ -145,7 +145,7 @@ describe('tables: primary keys, relationships and columns', () => {
       is_nullable: false,
       comment: 'The label',
     });
-    expect(byName.price).toMatchObject({ check: 'price > (0)::numeric', is_unique: false, is_nullable: true });
+    expect(byName.price).toMatchObject({ check: 'price > 0::numeric', is_unique: false, is_nullable: true });
     expect(byName.moods).toMatchObject({ data_type: 'ARRAY', format: '_mood', enums: ['happy', 'sad', 'meh'] });
     expect(byName.mood).toMatchObject({ data_type: 'USER-DEFINED', format: 'mood', enums: ['happy', 'sad', 'meh'] });
     // A standalone unique index counts; a partial one does not.
@@ -211,7 +211,7 @@ describe('views, materialized views and foreign tables', () => {
   });
 
   it('lists materialized views with is_populated, and foreign tables', async () => {
-    const mat = await get<PgMaterializedView[]>('/default/materialized-views?included_schemas=shape');
+    const mat = await get<PgMaterializedView[]>('/default/materialized-views?included_schemas=shape&include_columns=true');
     expect(mat.body.map((v) => [v.name, v.is_populated, v.columns!.map((c) => c.name)])).toEqual([
       ['later', false, ['one']],
       ['snapshot', true, ['one']],
@@ -239,25 +239,25 @@ describe('GET /:ref/roles', () => {
     expect(body.find((r) => r.name === ROLE)).toEqual({
       id: Number(rows[0].oid),
       name: ROLE,
-      isSuperuser: false,
-      canCreateDb: false,
-      canCreateRole: false,
-      inheritRole: true,
-      canLogin: true,
-      isReplicationRole: false,
-      canBypassRls: false,
-      activeConnections: 0,
-      connectionLimit: 5,
+      is_superuser: false,
+      can_create_db: false,
+      can_create_role: false,
+      inherit_role: true,
+      can_login: true,
+      is_replication_role: false,
+      can_bypass_rls: false,
+      active_connections: 0,
+      connection_limit: 5,
       password: '********',
-      validUntil: '2030-01-02T03:04:05+00:00',
+      valid_until: '2030-01-02 03:04:05+00',
       config: { search_path: 'a, b', statement_timeout: '5s' },
     });
-    expect(body.find((r) => r.name === 'service_role')).toMatchObject({ canBypassRls: true, canLogin: false, validUntil: null, config: null });
+    expect(body.find((r) => r.name === 'service_role')).toMatchObject({ can_bypass_rls: true, can_login: false, valid_until: null, config: null });
     const postgres = body.find((r) => r.name === 'postgres')!;
-    expect(postgres.isSuperuser).toBe(true);
-    expect(postgres.activeConnections).toBeGreaterThan(0);
+    expect(postgres.is_superuser).toBe(true);
+    expect(postgres.active_connections).toBeGreaterThan(0);
     const { rows: max } = await p.sql(`select current_setting('max_connections')::int as n`);
-    expect(postgres.connectionLimit).toBe(max[0].n);
+    expect(postgres.connection_limit).toBe(max[0].n);
   });
 
   it('includes predefined roles on request and pages', async () => {

@@ -89,7 +89,7 @@ describe('GET /:ref/schemas', () => {
   it('includes system schemas on request but never temp schemas', async () => {
     const { body } = await get<PgSchema[]>('/default/schemas?include_system_schemas=true');
     const names = body.map((s) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['pg_catalog', 'information_schema', 'pg_toast', 'app']));
+    expect(names).toEqual(expect.arrayContaining(['pg_catalog', 'information_schema', 'app']));
     expect(names.some((n) => /^pg_(toast_)?temp_/.test(n))).toBe(false);
     const { rows } = await p.sql(`select count(*)::int as n from pg_namespace where nspname ~ '^pg_(toast_)?temp_'`);
     expect(rows[0].n).toBeGreaterThan(0);

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
+import type { RoleConfigChange } from '@dash/contracts';
 
 /** Characters that break naive quoting: quotes, backslashes, statement and comment markers, unicode. */
-const HOSTILE = ['"', "'", '\\', ';', '--', '/*', '*/', '$$', '$a$', '(', ')', ' ', '\n', '\t', 'a', 'Z', '0', '_', 'é', '表', '😀', '\u200b', '%', '.', ',', '[]', 'E\'', 'U&'];
+const HOSTILE = [
+  '"', "'", '\\', ';', '--', '/*', '*/', '$$', '$a$', '(', ')', ' ', '\n', '\r', '\r\n', '\t', '\v', '\f', 'a', 'Z', '0', '_', 'é', '表', '😀',
+  '\u200b', '\u2028', '%', '.', ',', '[]', 'E\'', "e'", "\\'", "'\n'", 'U&', 'B\'',
+];
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -46,3 +50,7 @@ export function unquoteLiteral(sql: string): string {
   if (!/^'(?:[^']|'')*'$/s.test(sql)) throw new Error(`not one literal: ${sql}`);
   return sql.slice(1, -1).replace(/''/g, "'");
 }
+
+/** postgres-meta's role setting changes that set these settings, or reset them (null). */
+export const configChanges = (settings: Record<string, string | null>): RoleConfigChange[] =>
+  Object.entries(settings).map(([path, value]) => (value === null ? { op: 'remove', path } : { op: 'replace', path, value }));

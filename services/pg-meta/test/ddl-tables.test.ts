@@ -48,7 +48,7 @@ const items: TableCreate = {
 describe('POST /:ref/tables', () => {
   it('creates the table with its columns, keys, comments and RLS in one go, and returns it', async () => {
     const { status, body } = await call<PgTable>('POST', '/default/tables', items);
-    expect(status).toBe(201);
+    expect(status).toBe(200);
     const id = await tableId('app', 'items');
     expect(body).toMatchObject({ id, schema: 'app', name: 'items', comment: `The "items"'`, rls_enabled: true, rls_forced: false });
     expect(body.primary_keys).toEqual([{ schema: 'app', table_name: 'items', name: 'id', table_id: id }]);
@@ -60,7 +60,7 @@ describe('POST /:ref/tables', () => {
     expect(columns.name).toMatchObject({ is_nullable: false, is_unique: true, default_value: `'it''s'::text`, comment: 'Name' });
     expect(columns.created_at).toMatchObject({ format: 'timestamptz', default_value: 'now()' });
     expect(columns.tags).toMatchObject({ data_type: 'ARRAY', format: '_text', default_value: `'{a,b}'::text[]` });
-    expect(columns.price).toMatchObject({ format: 'numeric', check: 'price >= (0)::numeric' });
+    expect(columns.price).toMatchObject({ format: 'numeric', check: 'price >= 0::numeric' });
     await expect(p.sql(`insert into app.items (price) values (-1)`)).rejects.toThrow('violates check constraint "items_price_check"');
     await expect(p.sql(`insert into app.items (owner) values (12345)`)).rejects.toThrow('violates foreign key constraint "items_owner_fkey"');
   });
@@ -74,7 +74,7 @@ describe('POST /:ref/tables', () => {
   });
 
   it('creates a table with no columns and a composite primary key', async () => {
-    expect((await call('POST', '/default/tables', { schema: 'app', name: 'empty', columns: [] })).status).toBe(201);
+    expect((await call('POST', '/default/tables', { schema: 'app', name: 'empty', columns: [] })).status).toBe(200);
     const { body } = await call<PgTable>('POST', '/default/tables', {
       schema: 'app',
       name: 'pairs',
@@ -95,7 +95,7 @@ describe('POST /:ref/tables', () => {
       [{ columns: [{ name: 'x', type: 'int4', defaultValue: 'nope(', defaultValueFormat: 'expression' }] }, /^The default value is not a single SQL expression/],
       [{ columns: [{ name: 'x', type: 'int4', defaultValue: 'no_such_fn()', defaultValueFormat: 'expression' }] }, /function no_such_fn\(\) does not exist/],
       [{ columns: [{ name: 'x', type: 'int4', defaultValue: 'abc' }] }, 'invalid input syntax for type integer: "abc"'],
-      [{ columns: [{ name: 'x', type: 'int4', check: 'x >' }] }, 'syntax error at or near ")"'],
+      [{ columns: [{ name: 'x', type: 'int4', check: 'x >' }] }, /^The check is not a single SQL expression: syntax error at or near "\)"$/],
       [{ columns: [{ name: 'x', type: 'text', isIdentity: true }] }, 'Identity applies only to integer types (int2, int4, int8), not text'],
       [{ columns: [{ name: 'x', type: 'int4' }, { name: 'x', type: 'text' }] }, 'column "x" specified more than once'],
       [{ columns: [{ name: 'x', type: 'int4', foreignKey: { schema: 'app', table: 'missing', column: 'id' } }] }, 'relation "app.missing" does not exist'],
@@ -204,7 +204,7 @@ describe('access to the table writes', () => {
   it('lets owners, administrators and developers write', async () => {
     for (const role of roles) {
       const created = await call<PgTable>('POST', '/default/tables', { schema: 'app', name: `by_${role}`, columns: [] }, as(role));
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       const updated = await call<PgTable>('PATCH', `/default/tables/${created.body.id}`, { rls_enabled: true }, as(role));
       expect(updated.status).toBe(200);
       expect((await call('DELETE', `/default/tables/${created.body.id}`, undefined, as(role))).status).toBe(200);

@@ -26,7 +26,7 @@ const inject = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: obje
 describe('policy audit events', () => {
   it('records create, update (with a rename) and delete', async () => {
     const created = await inject('POST', '/policies', { name: 'Read notes', schema: 'public', table: 'notes', command: 'SELECT', definition: 'true', roles: ['authenticated'] });
-    expect(created.statusCode).toBe(201);
+    expect(created.statusCode).toBe(200);
     const { id } = created.json() as PgPolicy;
     expect((await inject('PATCH', `/policies/${id}`, { name: 'Read all notes', definition: 'id > 0' })).statusCode).toBe(200);
     const { id: newId } = (await p.sql(`select oid::int as id from pg_policy where polname = 'Read all notes'`)).rows[0] as { id: number };
@@ -51,7 +51,7 @@ describe('policy audit events', () => {
   it('answers the change even when the audit log cannot be reached', async () => {
     const failing = await p.extraApp({ audit: async () => Promise.reject(new Error('platform down')) });
     const res = await inject('POST', '/policies', { name: 'Still made', schema: 'public', table: 'notes', command: 'SELECT', definition: 'true', roles: [] }, failing);
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect((await p.sql(`select 1 from pg_policy where polname = 'Still made'`)).rowCount).toBe(1);
   });
 });

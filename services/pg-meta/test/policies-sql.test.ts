@@ -6,6 +6,7 @@ import { HttpError, quoteLiteral } from '@dash/service-kit';
 import { ident } from '../src/sql/ddl/names';
 import {
   createPolicyStatement,
+  createSpecOf,
   dropPolicyStatement,
   policyRolesSql,
   updatePolicyStatements,
@@ -46,6 +47,10 @@ describe('policy SQL (unit)', () => {
       `create policy "Read ""all""" on "my schema"."it's" as permissive for select to public using (true)`,
     );
     expect(policyRolesSql([])).toBe('public');
+    // postgres-meta's body: RESTRICTIVE on request; without a command, ALL.
+    expect(createPolicyStatement(createSpecOf({ name: 'p', table: 't', action: 'RESTRICTIVE', definition: 'true' }))).toBe(
+      `create policy "p" on "public"."t" as restrictive for all to public using (true)`,
+    );
     expect(policyRolesSql(['anon', 'anon', 'We"ird'])).toBe('"anon", "We""ird"');
     // Postgres keeps only public when it comes with other roles: so does the statement.
     expect(policyRolesSql(['anon', 'public'])).toBe('public');

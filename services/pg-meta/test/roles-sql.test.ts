@@ -8,11 +8,12 @@ import {
   createRoleStatements,
   dropRoleStatement,
   listSettingElements,
+  roleConfigOf,
   roleConfigStatements,
   SUPERUSER_NOT_GRANTABLE,
   updateRoleStatements,
 } from '../src/sql/roles-write';
-import { hostileName, hostileText } from './ddl-arbitraries';
+import { configChanges, hostileName, hostileText } from './ddl-arbitraries';
 import { setupProject, type Project, statementClient } from './helpers';
 
 /*
@@ -35,11 +36,11 @@ describe('role SQL (unit)', () => {
       createRoleStatements({
         name: `it's "x"`,
         password: `p'w\\"d`,
-        canLogin: true,
-        inheritRole: false,
-        connectionLimit: 5,
-        validUntil: '2030-01-01',
-        memberOf: ['a"b', 'a"b'],
+        can_login: true,
+        inherit_role: false,
+        connection_limit: 5,
+        valid_until: '2030-01-01',
+        member_of: ['a"b', 'a"b'],
         members: ['m'],
         admins: ['adm'],
         config: { 'app.setting': `v'; drop role x; --` },
@@ -52,22 +53,22 @@ describe('role SQL (unit)', () => {
   });
 
   it('never grants superuser', () => {
-    for (const build of [() => createRoleStatements({ name: 'x', isSuperuser: true }), () => updateRoleStatements('x', { isSuperuser: true })]) {
+    for (const build of [() => createRoleStatements({ name: 'x', is_superuser: true }), () => updateRoleStatements('x', { is_superuser: true })]) {
       expect(build).toThrow(HttpError);
       expect(build).toThrow(SUPERUSER_NOT_GRANTABLE);
     }
-    expect(createRoleStatements({ name: 'x', isSuperuser: false })[0]).toContain('nosuperuser');
+    expect(createRoleStatements({ name: 'x', is_superuser: false })[0]).toContain('nosuperuser');
   });
 
   it('updates only what is given: rename first, then options and settings of the renamed role', () => {
-    expect(updateRoleStatements('old', { name: 'new', canLogin: true, password: null, validUntil: null, config: { 'app.a': null, 'app.b': 'x' } })).toEqual([
+    expect(updateRoleStatements('old', { name: 'new', can_login: true, password: null, valid_until: null, config: configChanges({ 'app.a': null, 'app.b': 'x' }) })).toEqual([
       'alter role "old" rename to "new"',
       `alter role "new" with login password null valid until 'infinity'`,
       'alter role "new" reset "app.a"',
       `alter role "new" set "app.b" to 'x'`,
     ]);
     expect(updateRoleStatements('same', { name: 'same' })).toEqual([]);
-    expect(updateRoleStatements('r', { connectionLimit: -1, isSuperuser: false })).toEqual(['alter role "r" with nosuperuser connection limit -1']);
+    expect(updateRoleStatements('r', { connection_limit: -1, is_superuser: false })).toEqual(['alter role "r" with nosuperuser connection limit -1']);
     expect(dropRoleStatement('a"b')).toBe('drop role "a""b"');
   });
 
@@ -122,10 +123,10 @@ const VALID_UNTIL = ['infinity', '2030-01-02 03:04:05+00', '1999-12-31 00:00:00+
 
 interface RoleState {
   name: string;
-  flags: Record<'inheritRole' | 'canLogin' | 'canCreateDb' | 'canCreateRole' | 'isReplicationRole' | 'canBypassRls', boolean>;
-  connectionLimit: number;
+  flags: Record<'inherit_role' | 'can_login' | 'can_create_db' | 'can_create_role' | 'is_replication_role' | 'can_bypass_rls', boolean>;
+  connection_limit: number;
   hasPassword: boolean;
-  validUntil: string | null;
+  valid_until: string | null;
   config: Record<string, string>;
 }
 
@@ -143,23 +144,23 @@ async function roleState(name: string): Promise<RoleState | undefined> {
   return {
     name: row.rolname,
     flags: {
-      inheritRole: row.rolinherit,
-      canLogin: row.rolcanlogin,
-      canCreateDb: row.rolcreatedb,
-      canCreateRole: row.rolcreaterole,
-      isReplicationRole: row.rolreplication,
-      canBypassRls: row.rolbypassrls,
+      inherit_role: row.rolinherit,
+      can_login: row.rolcanlogin,
+      can_create_db: row.rolcreatedb,
+      can_create_role: row.rolcreaterole,
+      is_replication_role: row.rolreplication,
+      can_bypass_rls: row.rolbypassrls,
     },
-    connectionLimit: row.rolconnlimit,
+    connection_limit: row.rolconnlimit,
     hasPassword: row.has_password,
-    validUntil: row.valid_until,
+    valid_until: row.valid_until,
     config: Object.fromEntries((row.config as string[]).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)])),
   };
 }
 
 /** A timestamp as Postgres prints it in JSON (for comparing expiries). */
-async function asStored(validUntil: string): Promise<string> {
-  const { rows } = await run(`select to_json($1::timestamptz) #>> '{}' as t`, [validUntil]);
+async function asStored(valid_until: string): Promise<string> {
+  const { rows } = await run(`select to_json($1::timestamptz) #>> '{}' as t`, [valid_until]);
   return rows[0].t;
 }
 
@@ -173,23 +174,23 @@ async function memberships(name: string): Promise<string[]> {
   return rows.map((r) => JSON.stringify([r.role, r.member, r.admin_option])).sort();
 }
 
-const FLAG_KEYS = ['inheritRole', 'canLogin', 'canCreateDb', 'canCreateRole', 'isReplicationRole', 'canBypassRls'] as const;
+const FLAG_KEYS = ['inherit_role', 'can_login', 'can_create_db', 'can_create_role', 'is_replication_role', 'can_bypass_rls'] as const;
 
 const roleCreate: fc.Arbitrary<RoleCreate> = fc.record(
   {
     name: roleName,
     password: hostileText,
-    inheritRole: flag,
-    canLogin: flag,
-    canCreateDb: flag,
-    canCreateRole: flag,
-    isReplicationRole: flag,
-    canBypassRls: flag,
-    isSuperuser: fc.constant(false),
-    connectionLimit: fc.integer({ min: -1, max: 1000 }),
-    validUntil: fc.constantFrom(...VALID_UNTIL),
+    inherit_role: flag,
+    can_login: flag,
+    can_create_db: flag,
+    can_create_role: flag,
+    is_replication_role: flag,
+    can_bypass_rls: flag,
+    is_superuser: fc.constant(false),
+    connection_limit: fc.integer({ min: -1, max: 1000 }),
+    valid_until: fc.constantFrom(...VALID_UNTIL),
     // Disjoint groups: a role cannot be both member and admin of the new role in one statement.
-    memberOf: fc.subarray([ROLES[0]!]),
+    member_of: fc.subarray([ROLES[0]!]),
     members: fc.subarray([ROLES[1]!]),
     admins: fc.subarray([ROLES[2]!]),
     config: fc.dictionary(fc.constantFrom(...SETTINGS), hostileText, { maxKeys: 3 }),
@@ -201,45 +202,45 @@ const roleUpdate: fc.Arbitrary<RoleUpdate> = fc.record(
   {
     name: roleName,
     password: fc.option(hostileText, { nil: null }),
-    inheritRole: flag,
-    canLogin: flag,
-    canCreateDb: flag,
-    canCreateRole: flag,
-    isReplicationRole: flag,
-    canBypassRls: flag,
-    connectionLimit: fc.integer({ min: -1, max: 1000 }),
-    validUntil: fc.option(fc.constantFrom(...VALID_UNTIL), { nil: null }),
-    config: fc.dictionary(fc.constantFrom(...SETTINGS), fc.option(hostileText, { nil: null }), { maxKeys: 3 }),
+    inherit_role: flag,
+    can_login: flag,
+    can_create_db: flag,
+    can_create_role: flag,
+    is_replication_role: flag,
+    can_bypass_rls: flag,
+    connection_limit: fc.integer({ min: -1, max: 1000 }),
+    valid_until: fc.option(fc.constantFrom(...VALID_UNTIL), { nil: null }),
+    config: fc.dictionary(fc.constantFrom(...SETTINGS), fc.option(hostileText, { nil: null }), { maxKeys: 3 }).map(configChanges),
   },
   { requiredKeys: [] },
 );
 
 /** What the catalog must show after create (the spec's defaults for what is not given). */
 async function expectedAfterCreate(input: RoleCreate): Promise<RoleState> {
-  const defaults = { inheritRole: true, canLogin: false, canCreateDb: false, canCreateRole: false, isReplicationRole: false, canBypassRls: false };
+  const defaults = { inherit_role: true, can_login: false, can_create_db: false, can_create_role: false, is_replication_role: false, can_bypass_rls: false };
   return {
     name: input.name,
     flags: Object.fromEntries(FLAG_KEYS.map((k) => [k, input[k] ?? defaults[k]])) as RoleState['flags'],
-    connectionLimit: input.connectionLimit ?? -1,
+    connection_limit: input.connection_limit ?? -1,
     // Postgres clears an empty password (with a notice).
     hasPassword: input.password !== undefined && input.password !== '',
-    validUntil: input.validUntil !== undefined ? await asStored(input.validUntil) : null,
+    valid_until: input.valid_until !== undefined ? await asStored(input.valid_until) : null,
     config: { ...(input.config ?? {}) },
   };
 }
 
 async function expectedAfterUpdate(before: RoleState, update: RoleUpdate): Promise<RoleState> {
   const config = { ...before.config };
-  for (const [key, value] of Object.entries(update.config ?? {})) {
+  for (const [key, value] of Object.entries(roleConfigOf(update.config ?? []))) {
     if (value === null) delete config[key];
     else config[key] = value;
   }
   return {
     name: update.name ?? before.name,
     flags: Object.fromEntries(FLAG_KEYS.map((k) => [k, update[k] ?? before.flags[k]])) as RoleState['flags'],
-    connectionLimit: update.connectionLimit ?? before.connectionLimit,
+    connection_limit: update.connection_limit ?? before.connection_limit,
     hasPassword: update.password === undefined ? before.hasPassword : update.password !== null && update.password !== '',
-    validUntil: update.validUntil === undefined ? before.validUntil : await asStored(update.validUntil ?? 'infinity'),
+    valid_until: update.valid_until === undefined ? before.valid_until : await asStored(update.valid_until ?? 'infinity'),
     config,
   };
 }
@@ -254,7 +255,7 @@ describe('role SQL on real Postgres (hostile names, passwords and settings)', ()
           expect(created).toEqual(await expectedAfterCreate(input));
           expect(await memberships(input.name)).toEqual(
             [
-              ...(input.memberOf ?? []).map((r) => [r, input.name, false]),
+              ...(input.member_of ?? []).map((r) => [r, input.name, false]),
               ...(input.members ?? []).map((m) => [input.name, m, false]),
               ...(input.admins ?? []).map((a) => [input.name, a, true]),
             ]

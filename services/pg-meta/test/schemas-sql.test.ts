@@ -36,7 +36,7 @@ describe('schema SQL (unit)', () => {
 
   it('lists by id or name in the catalog query, never temporary schemas', () => {
     const q = listSchemasQuery({ includeSystemSchemas: true, id: 42, name: `x'; --` });
-    expect(q.values).toEqual(['^pg_(toast_)?temp_[0-9]+$', true, ['information_schema', 'pg_catalog', 'pg_toast'], 42, `x'; --`]);
+    expect(q.values).toEqual(['^pg_(toast_)?temp_[0-9]+$', true, ['information_schema', 'pg_catalog', 'pg_toast'], 42, `x'; --`, null, 0]);
     expect(q.text).not.toContain('x\'');
   });
 });

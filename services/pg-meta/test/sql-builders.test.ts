@@ -57,12 +57,18 @@ describe('catalog query builders', () => {
     }
   });
 
-  it('filters schemas and pages over pg_class and pg_namespace alone', () => {
+  it('filters schemas, privileges and pages over pg_class and pg_namespace alone', () => {
     const q = relationIdsQuery({ kind: 'table', included_schemas: 'a,b', limit: 5, offset: 10 });
     expect(q.values).toEqual([['r', 'p'], '^pg_(toast_)?temp_[0-9]+$', ['a', 'b'], [], 5, 10]);
     expect(q.text).toContain('n.nspname = any($3::text[])');
     expect(q.text).toContain('limit $5::int8 offset $6::int8');
-    expect(q.text.match(/pg_catalog\.\w+/g)).toEqual(['pg_catalog.pg_class', 'pg_catalog.pg_namespace']);
+    expect(q.text.match(/pg_catalog\.\w+/g)).toEqual([
+      'pg_catalog.pg_class',
+      'pg_catalog.pg_namespace',
+      'pg_catalog.pg_has_role',
+      'pg_catalog.has_table_privilege',
+      'pg_catalog.has_any_column_privilege',
+    ]);
   });
 
   it('leaves out the page clause when no page is asked for, and filters by ids', () => {

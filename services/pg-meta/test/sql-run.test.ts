@@ -232,6 +232,18 @@ describe('POST /:ref/sql/run', () => {
     }
   });
 
+  it('refuses a query with a NUL character with a 400 (run, explain and export), and the pool keeps working', async () => {
+    for (const [url, payload] of [
+      ['/default/sql/run', { query: 'select 1 -- \u0000' }],
+      ['/default/sql/explain', { query: "select '\u0000'", analyze: false }],
+      ['/default/sql/exports', { query: 'select 1\u0000', format: 'csv' }],
+    ] as const) {
+      const res = await p.app.inject({ method: 'POST', url, headers: as('owner'), payload });
+      expect({ url, status: res.statusCode, message: (res.json() as ErrorReply).message }).toEqual({ url, status: 400, message: Messages.queryHasNul });
+    }
+    expect((await run('select 1 as one')).last!.rows).toEqual([[1]]);
+  });
+
   it('caps rows at the editor limit and says so', async () => {
     const capped = await p.extraApp({ sqlEditor: { maxRows: 50 } });
     const { status, last } = await run(`select g from generate_series(1, 550) g; select 1 as after`, 'owner', capped);

@@ -24,6 +24,14 @@ describe('statementHeads', () => {
     expect(words(sql)).toEqual(['SELECT', 'SELECT', 'SELECT', 'SELECT', 'SELECT', 'DO', 'SELECT']);
   });
 
+  it('reads -- comments and E strings as Postgres does: a comment ends at \\r too, an E string goes on across a line break', () => {
+    expect(words('select 1 --\r; vacuum')).toEqual(['SELECT', 'VACUUM']);
+    expect(words('select 1 -- note\r\n; vacuum')).toEqual(['SELECT', 'VACUUM']);
+    expect(words('select 1 --\v; vacuum')).toEqual(['SELECT']);
+    expect(words("select E'a'\n'\\'; vacuum'; analyze")).toEqual(['SELECT', 'ANALYZE']);
+    expect(words("select E'a' -- c\n'\\'; vacuum")).toEqual(['SELECT', 'VACUUM']);
+  });
+
   it('does not take $1 or identifiers with $ for dollar quotes', () => {
     expect(words('select a$b$ from t; commit')).toEqual(['SELECT A$B$', 'COMMIT']);
     expect(words('select $1; end')).toEqual(['SELECT', 'END']);

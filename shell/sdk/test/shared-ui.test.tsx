@@ -183,8 +183,8 @@ describe('useDebouncedValue', () => {
 
 describe('role fixtures', () => {
   it('builds an ordinary role unless told otherwise', () => {
-    expect(pgRole(1, 'editor')).toMatchObject({ id: 1, name: 'editor', isSuperuser: false, canLogin: false, inheritRole: true, connectionLimit: -1 });
-    expect(pgRole(2, 'admin', { isSuperuser: true }).isSuperuser).toBe(true);
+    expect(pgRole(1, 'editor')).toMatchObject({ id: 1, name: 'editor', is_superuser: false, can_login: false, inherit_role: true, connection_limit: -1 });
+    expect(pgRole(2, 'admin', { is_superuser: true }).is_superuser).toBe(true);
   });
 
   it('lists the bootstrap roles, a fresh array each time', () => {

@@ -34,7 +34,7 @@ export function passesGates(gates: Gates, context: MenuContext): boolean {
 export const SHELL_AREAS = ['settings'] as const;
 
 /** The project menu's order, as the product has it; an unknown area goes after the known ones. */
-export const PRODUCT_ORDER = ['editor', 'sql', 'database', 'auth', 'storage', 'logs', 'reports', 'api', 'settings'];
+export const PRODUCT_ORDER = ['editor', 'sql', 'database', 'auth', 'storage', 'logs', 'reports', 'advisors', 'api', 'settings'];
 
 export interface ProjectMenuItem extends RegistryArea {
   /** The remote serving the area; undefined for the shell's own. */

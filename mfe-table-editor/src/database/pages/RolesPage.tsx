@@ -5,12 +5,12 @@ import { useCreateDatabaseRoleMutation, useDeleteDatabaseRoleMutation, useEditor
 import { Checkbox, DatabasePage, ListState, matches, SearchInput, useConfirmedAction, useSubmit, useWriteDisabledReason } from '../common';
 
 const ATTRIBUTES = [
-  ['canLogin', 'Can log in'],
-  ['canCreateDb', 'Can create databases'],
-  ['canCreateRole', 'Can create roles'],
-  ['inheritRole', 'Inherits privileges of its groups'],
-  ['isReplicationRole', 'Can start replication'],
-  ['canBypassRls', 'Bypasses row-level security'],
+  ['can_login', 'Can log in'],
+  ['can_create_db', 'Can create databases'],
+  ['can_create_role', 'Can create roles'],
+  ['inherit_role', 'Inherits privileges of its groups'],
+  ['is_replication_role', 'Can start replication'],
+  ['can_bypass_rls', 'Bypasses row-level security'],
 ] as const;
 type Attribute = (typeof ATTRIBUTES)[number][0];
 const PROTECTED_REASON = 'System roles cannot be changed from the dashboard';
@@ -20,15 +20,15 @@ function RoleDialog({ role, maxConnections, onClose }: { role?: PgRole; maxConne
   const [name, setName] = useState(role?.name ?? '');
   const [password, setPassword] = useState('');
   const [attributes, setAttributes] = useState<Record<Attribute, boolean>>({
-    canLogin: role?.canLogin ?? false,
-    canCreateDb: role?.canCreateDb ?? false,
-    canCreateRole: role?.canCreateRole ?? false,
-    inheritRole: role?.inheritRole ?? true,
-    isReplicationRole: role?.isReplicationRole ?? false,
-    canBypassRls: role?.canBypassRls ?? false,
+    can_login: role?.can_login ?? false,
+    can_create_db: role?.can_create_db ?? false,
+    can_create_role: role?.can_create_role ?? false,
+    inherit_role: role?.inherit_role ?? true,
+    is_replication_role: role?.is_replication_role ?? false,
+    can_bypass_rls: role?.can_bypass_rls ?? false,
   });
   // The list shows -1 (unlimited) as the server's maximum; the form shows it as -1 again.
-  const shownLimit = role && role.connectionLimit !== maxConnections ? String(role.connectionLimit) : '-1';
+  const shownLimit = role && role.connection_limit !== maxConnections ? String(role.connection_limit) : '-1';
   const [limit, setLimit] = useState(shownLimit);
   const [touched, setTouched] = useState(false);
   const [create] = useCreateDatabaseRoleMutation();
@@ -43,14 +43,14 @@ function RoleDialog({ role, maxConnections, onClose }: { role?: PgRole; maxConne
     setTouched(true);
     if (problems.name || problems.limit) return;
     if (!role) {
-      const body: RoleCreate = { name: name.trim(), ...attributes, connectionLimit: Number(limit), ...(password ? { password } : {}) };
+      const body: RoleCreate = { name: name.trim(), ...attributes, connection_limit: Number(limit), ...(password ? { password } : {}) };
       void submit(() => create({ ref, body }).unwrap(), `Created role "${body.name}"`, onClose);
       return;
     }
     const body: RoleUpdate = {};
     if (name.trim() !== role.name) body.name = name.trim();
     for (const [key] of ATTRIBUTES) if (attributes[key] !== role[key]) body[key] = attributes[key];
-    if (limit.trim() !== shownLimit) body.connectionLimit = Number(limit);
+    if (limit.trim() !== shownLimit) body.connection_limit = Number(limit);
     if (password) body.password = password;
     if (Object.keys(body).length === 0) return onClose();
     void submit(() => update({ ref, id: role.id, body }).unwrap(), `Updated role "${name.trim()}"`, onClose);
@@ -101,9 +101,9 @@ export function RolesPage() {
   const editReason = useWriteDisabledReason('edit roles');
   const deleteReason = useWriteDisabledReason('delete roles');
   const roles = (data ?? []).filter((r) => matches(search, r.name));
-  const active = (data ?? []).reduce((sum, r) => sum + r.activeConnections, 0);
+  const active = (data ?? []).reduce((sum, r) => sum + r.active_connections, 0);
   // An unlimited role's limit is shown as the server's maximum connections: the largest limit listed.
-  const maxConnections = data?.length ? Math.max(...data.map((r) => r.connectionLimit)) : undefined;
+  const maxConnections = data?.length ? Math.max(...data.map((r) => r.connection_limit)) : undefined;
   const createButton = (
     <Button variant="primary" disabledReason={createReason} onClick={() => setDialog({})}>
       Create role
@@ -144,14 +144,14 @@ export function RolesPage() {
                   </td>
                   <td>
                     <span className="db-chips">
-                      {role.isSuperuser && <Badge tone="danger">Superuser</Badge>}
-                      {ATTRIBUTES.filter(([key]) => key !== 'inheritRole' && role[key]).map(([key, label]) => (
+                      {role.is_superuser && <Badge tone="danger">Superuser</Badge>}
+                      {ATTRIBUTES.filter(([key]) => key !== 'inherit_role' && role[key]).map(([key, label]) => (
                         <Badge key={key}>{label}</Badge>
                       ))}
                     </span>
                   </td>
                   <td className="db-num db-nowrap">
-                    {role.activeConnections} / {role.connectionLimit}
+                    {role.active_connections} / {role.connection_limit}
                   </td>
                   <td className="db-actions">
                     <Button size="sm" disabledReason={locked ? PROTECTED_REASON : editReason} onClick={() => setDialog({ role })}>

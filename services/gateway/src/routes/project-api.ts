@@ -1,9 +1,9 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceName } from '@dash/contracts';
 import { sendError } from '@dash/service-kit';
 import { unavailableMessage, type ProjectStatusCache } from '../project-status';
-import { forwardHeaders, upstreamFailed } from './proxy';
+import { answerAfterBody, forwardHeaders, upstreamFailed } from './proxy';
 
 export interface ProjectApiOptions {
   upstreams: Record<ProjectApiService, string>;
@@ -84,6 +84,7 @@ export async function projectApiRoutes(app: FastifyInstance, options: ProjectApi
         retryDelay: () => null,
         rewriteRequestHeaders: (req, headers) => forwardHeaders(req, headers as IncomingHttpHeaders, service, undefined, options.publicProtocol, options.secret),
         onError: (replyToSend, { error }) => upstreamFailed(replyToSend as FastifyReply, service, error),
+        onResponse: (req, replyToSend, res) => answerAfterBody(req.raw as IncomingMessage, req.body, replyToSend as FastifyReply, res.stream),
       });
     },
   });

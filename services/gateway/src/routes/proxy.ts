@@ -1,4 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
 import {
@@ -13,7 +14,7 @@ import {
   projectRole,
   type ServiceName,
 } from '@dash/contracts';
-import { readCookie, sendError, signForwardedClient } from '@dash/service-kit';
+import { MAX_DRAINED_BYTES, readCookie, sendError, signForwardedClient } from '@dash/service-kit';
 import { SERVICES } from '../config';
 import { unavailableMessage, type ProjectStatusCache } from '../project-status';
 import { awaitingMfa, bearerToken, routeMatcher, userIdentityHeader, type SessionResolver } from '../sessions';
@@ -70,9 +71,9 @@ export function proxyTarget(method: string, rawPath: string): ProxyTarget {
  * never parsed or buffered here; the session cookie becomes a freshly signed identity header.
  */
 export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): Promise<void> {
-  // Every body, of any type and size, passes through as the raw request stream.
+  // Every body, of any type and size, passes through as a stream (see forwardedBody).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, forwardedBody(payload as IncomingMessage)));
   await app.register(replyFrom, { disableRequestLogging: true });
 
   const changesSession = routeMatcher(SESSION_CHANGING_ROUTES);
@@ -145,6 +146,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
           return out;
         },
         onError: (replyToSend, { error }) => upstreamFailed(replyToSend as FastifyReply, service, error),
+        onResponse: (req, replyToSend, res) => answerAfterBody(req.raw as IncomingMessage, req.body, replyToSend as FastifyReply, res.stream),
       });
     },
   });
@@ -182,6 +184,72 @@ export function forwardHeaders(
   if (typeof request.headers.host === 'string') out['x-forwarded-host'] = request.headers.host;
   if (identity) out[IDENTITY_HEADER] = identity;
   return out;
+}
+
+/**
+ * The body the gateway sends on to a service: a stream of its own that reads the client's only as the
+ * service's HTTP client (undici) reads it. Undici destroys the stream it was given when the service
+ * answers before reading all of it, which must not be the client's connection (answerAfterBody then
+ * reads the rest, so the client gets the answer); and a body nobody reads (the gateway answers itself)
+ * is left to Node, which drops it so the connection can carry the next request.
+ */
+function forwardedBody(raw: IncomingMessage): Readable {
+  raw.pause();
+  const forward = (chunk: Buffer) => {
+    if (!body.push(chunk)) raw.pause();
+  };
+  const body: Readable = new Readable({
+    read: () => void raw.resume(),
+    destroy: (error, callback) => {
+      raw.off('data', forward);
+      callback(error);
+    },
+  });
+  raw.on('data', forward);
+  raw.once('end', () => body.push(null));
+  raw.once('error', (error) => body.destroy(error));
+  raw.once('close', () => {
+    if (!raw.complete) body.destroy(new Error('The client closed its connection while sending the body'));
+  });
+  return body;
+}
+
+/**
+ * Sends a service's answer once the client's request body has all arrived (read on by the service, or
+ * dropped here once the service no longer reads it). A service refusing an upload early (413, 409, 403)
+ * answers while the client is still sending; answering and closing then makes the client fail with EPIPE
+ * or a reset instead of reading the answer, and a keep-alive client can go on using the connection once
+ * the body is in. A client still sending MAX_DRAINED_BYTES after the answer is ready is cut off.
+ */
+export function answerAfterBody(raw: IncomingMessage, body: unknown, reply: FastifyReply, answerStream: Readable): void {
+  if (raw.complete || raw.destroyed) {
+    void reply.send(answerStream);
+    return;
+  }
+  let drained = 0;
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    raw.off('data', count);
+    if (raw.complete) reply.removeHeader('connection');
+    void reply.send(answerStream);
+  };
+  const count = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAINED_BYTES) {
+      answer();
+      raw.destroy();
+    }
+  };
+  raw.on('data', count);
+  raw.once('end', answer);
+  raw.once('close', answer);
+  // Once the service's HTTP client stops taking the body, the rest is read and dropped here.
+  const dropRest = () => void raw.resume();
+  const forwarded = body instanceof Readable ? body : null;
+  if (!forwarded || forwarded.destroyed) dropRest();
+  else forwarded.once('close', dropRest);
 }
 
 export function upstreamFailed(reply: FastifyReply, service: ServiceName, error: Error): void {

@@ -63,13 +63,18 @@ export async function readTables(run: CatalogRunner, input: RelationListInput): 
 
 type ViewReply = { view: PgView; materialized_view: PgMaterializedView; foreign_table: PgForeignTable };
 
-/** Views, materialized views or foreign tables: the ids of the page, then the page and its columns. */
+/**
+ * Views, materialized views or foreign tables: the ids of the page, then the page and its columns.
+ * Columns come unless `include_columns` is false, except for materialized views, whose list (as
+ * postgres-meta's) has them only when asked for.
+ */
 export async function readViews<K extends ViewKind>(run: CatalogRunner, kind: K, input: RelationListInput): Promise<ViewReply[K][]> {
   const ids = (await run<{ id: number }>(relationIdsQuery({ kind, ...input }))).map((r) => r.id);
   if (ids.length === 0) return [];
+  const withColumns = input.include_columns ?? kind !== 'materialized_view';
   const [views, columns] = await Promise.all([
     run<ViewReply[K]>(viewsByIdQuery(kind, ids)),
-    input.include_columns === false ? null : columnsByRelation(run, ids),
+    withColumns ? columnsByRelation(run, ids) : null,
   ]);
   return columns ? views.map((view) => ({ ...view, columns: columns.get(view.id)! })) : views;
 }

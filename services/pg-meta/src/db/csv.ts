@@ -13,7 +13,7 @@ import {
 } from '@dash/contracts';
 import { badRequest, HttpError, type ProjectPools, isStatementError, projectDbError } from '@dash/service-kit';
 import { tableIdQuery } from '../sql/catalog/ddl-state';
-import { createTableStatements } from '../sql/ddl/tables';
+import { createdTable, createTableStatements } from '../sql/ddl/tables';
 import { columnOf } from '../sql/rows/table';
 import { exportCountStatement, exportRowsStatement, importRowsStatement } from '../sql/rows/statements';
 import { RowSession, withSession } from './impersonation';
@@ -484,7 +484,9 @@ export function importRows(
 /** Creates the table from its definition and fills it from the CSV, in one transaction. */
 export function importNewTable(pools: ProjectPools, ref: string, definition: TableCreate, options: ImportOptions, body: Readable): Promise<CsvImported> {
   const delimiter = delimiterByte(options.delimiter);
-  if (definition.columns.length === 0) throw badRequest('The new table needs at least one column');
+  const columns = definition.columns ?? [];
+  const table = createdTable(definition);
+  if (columns.length === 0) throw badRequest('The new table needs at least one column');
   return withSession(
     pools,
     ref,
@@ -492,10 +494,10 @@ export function importNewTable(pools: ProjectPools, ref: string, definition: Tab
     async () => undefined,
     async (client) => {
       for (const statement of createTableStatements(definition)) await client.query(statement);
-      const created = tableIdQuery(definition.schema, definition.name);
+      const created = tableIdQuery(table.schema, table.name);
       const { rows: ids } = await client.query<{ id: number | string }>(created.text, created.values);
-      const names = definition.columns.map((c) => c.name);
-      const rows = await copyIn(client, importRowsStatement(definition, names, options), copySource(body, names.map(() => true), delimiter));
+      const names = columns.map((c) => c.name);
+      const rows = await copyIn(client, importRowsStatement(table, names, options), copySource(body, names.map(() => true), delimiter));
       return { table_id: Number(ids[0]!.id), rows };
     },
     copyError,

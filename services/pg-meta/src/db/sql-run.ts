@@ -8,9 +8,11 @@ import { typeNamesQuery } from '../sql/types';
 import { editorError, type EditorAccess, type EditorSession } from './sql-session';
 import { cellEncoder, JsonRows, rowJson, textTypes, type CellEncoder } from './result-json';
 
-/** Rejects a text with no statement in it (blank, or only comments and semicolons). */
+/** Rejects a text with no statement in it (blank, or only comments and semicolons) or with a NUL character. */
 export function checkEditorText(text: string): void {
   if (isEmptySql(text)) throw badRequest(Messages.queryEmpty);
+  // A NUL ends the protocol's query string early: Postgres then drops the connection (a 503 otherwise).
+  if (text.includes('\u0000')) throw badRequest(Messages.queryHasNul);
 }
 
 /** A run in progress: its backend, the pool role that can cancel it, and the cancels on their way. */

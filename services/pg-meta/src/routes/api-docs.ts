@@ -1,14 +1,14 @@
 import { API_DOCS_DEFAULT_SCHEMA, ApiDocsMessages, apiDocsRoutes, type ApiDocsFunction, type ApiDocsTable } from '@dash/contracts';
-import { addRoute, notFound, projectDbError, projectTransaction, type ServiceApp, type SqlQuery } from '@dash/service-kit';
+import { addRoute, notFound, projectDbError, projectQuery, projectTransaction, type ServiceApp, type SqlQuery } from '@dash/service-kit';
 import type pg from 'pg';
 import { apiDocsFunctionsQuery, apiDocsTablesQuery, schemaExistsQuery } from '../sql/api-docs';
+import { parseSchemaList } from '../sql/filters';
 import { typescriptCatalogQuery } from '../sql/generators';
 import { renderTypescript, type TypescriptCatalog } from '../generators/typescript';
 import type { PgMetaContext } from '../app';
 
 /*
- * API docs and `/generators/typescript`: catalog reads, each in one transaction so tables and functions
- * come from one snapshot.
+ * API docs and `/generators/typescript`: catalog reads, each one snapshot (a transaction, or one query).
  */
 
 const rows = async <T extends pg.QueryResultRow>(client: pg.PoolClient, query: SqlQuery) => (await client.query<T>(query.text, query.values)).rows;
@@ -32,11 +32,12 @@ export function registerApiDocsRoutes(app: ServiceApp, ctx: PgMetaContext): void
   });
 
   addRoute(app, apiDocsRoutes.generateTypescript, async ({ params, query }) => {
-    const schemas = [...new Set((query.included_schemas ?? API_DOCS_DEFAULT_SCHEMA).split(',').map((s) => s.trim()).filter(Boolean))];
-    return projectTransaction(ctx.pools, params.ref, null, async (client) => {
-      await requireSchemas(client, schemas);
-      const [row] = await rows<{ catalog: TypescriptCatalog }>(client, typescriptCatalogQuery(schemas));
-      return { types: renderTypescript(row!.catalog, schemas) };
-    }).catch((e: unknown) => Promise.reject(projectDbError(e)));
+    const schemas = { include: parseSchemaList(query.included_schemas), exclude: parseSchemaList(query.excluded_schemas) };
+    const [row] = await projectQuery<{ catalog: TypescriptCatalog }>(ctx.pools, params.ref, typescriptCatalogQuery(schemas));
+    const types = renderTypescript(row!.catalog, {
+      detectOneToOneRelationships: query.detect_one_to_one_relationships === true,
+      postgrestVersion: query.postgrest_version,
+    });
+    return { types };
   });
 }

@@ -4,7 +4,7 @@ import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { listColumnsQuery } from '../sql/catalog/columns';
 import { columnOrdinalQuery, columnStateQuery, primaryKeyQuery } from '../sql/catalog/ddl-state';
 import { MAX_OID } from '../sql/catalog/relations';
-import { addColumnStatements, dropColumnSql, updateColumnStatements, type ColumnState, type PrimaryKey } from '../sql/ddl/columns';
+import { addColumnStatements, columnCreateOf, columnPatchOf, dropColumnSql, updateColumnStatements, type ColumnState, type PrimaryKey } from '../sql/ddl/columns';
 import { DdlMessages, type QualifiedName } from '../sql/ddl/names';
 import { readTableName } from './tables';
 import type { PgMetaContext } from '../app';
@@ -65,13 +65,20 @@ export function registerColumnRoutes(app: ServiceApp, ctx: PgMetaContext): void 
     return projectQuery<PgColumn>(ctx.pools, params.ref, listColumnsQuery({ ...filter, ...(table_id !== undefined ? { table_ids: [table_id] } : {}) }));
   });
 
+  addRoute(app, tableEditorRoutes.getColumn, async ({ params }) => {
+    const { tableId, ordinal } = parseColumnId(params.id);
+    const [column] = await projectQuery<PgColumn>(ctx.pools, params.ref, listColumnsQuery({ table_ids: [tableId], ordinal, include_system_schemas: true }));
+    if (!column) throw notFound(DdlMessages.columnNotFound(params.id));
+    return column;
+  });
+
   addRoute(app, tableEditorRoutes.createColumn, async ({ params, body }) =>
     withDdlTransaction(ctx.pools, params.ref, async (tx) => {
-      const table = await readTableName(tx, body.tableId);
-      const primaryKey = body.isPrimaryKey
-        ? ((await tx.query<{ primary_key: PrimaryKey | null }>(primaryKeyQuery(body.tableId)))[0]?.primary_key ?? null)
+      const { tableId, column } = columnCreateOf(body);
+      const table = await readTableName(tx, tableId);
+      const primaryKey = column.isPrimaryKey
+        ? ((await tx.query<{ primary_key: PrimaryKey | null }>(primaryKeyQuery(tableId)))[0]?.primary_key ?? null)
         : null;
-      const { tableId, ...column } = body;
       await tx.run(addColumnStatements(table, column, primaryKey));
       const [added] = await tx.query<{ ordinal: number }>(columnOrdinalQuery(tableId, column.name));
       return readColumn(tx, tableId, added!.ordinal);
@@ -81,7 +88,7 @@ export function registerColumnRoutes(app: ServiceApp, ctx: PgMetaContext): void 
   addRoute(app, tableEditorRoutes.updateColumn, async ({ params, body }) =>
     withDdlTransaction(ctx.pools, params.ref, async (tx) => {
       const state = await readColumnState(tx, params.id);
-      await tx.run(updateColumnStatements(state, body));
+      await tx.run(updateColumnStatements(state, columnPatchOf(body)));
       // A rename or a type change keeps the column's ordinal, so its id stays.
       return readColumn(tx, state.tableId, state.ordinal);
     }),

@@ -15,7 +15,15 @@ async function readExtension(tx: DdlTransaction, name: string): Promise<PgExtens
 }
 
 export function registerExtensionRoutes(app: ServiceApp, ctx: PgMetaContext): void {
-  addRoute(app, databaseRoutes.listExtensions, async ({ params }) => projectQuery<PgExtension>(ctx.pools, params.ref, listExtensionsQuery()));
+  addRoute(app, databaseRoutes.listExtensions, async ({ params, query }) =>
+    projectQuery<PgExtension>(ctx.pools, params.ref, listExtensionsQuery(undefined, query)),
+  );
+
+  addRoute(app, databaseRoutes.getExtension, async ({ params }) => {
+    const [extension] = await projectQuery<PgExtension>(ctx.pools, params.ref, listExtensionsQuery(params.name));
+    if (!extension) throw notFound(extensionNotAvailable(params.name));
+    return extension;
+  });
 
   addRoute(app, databaseRoutes.extensionDependents, async ({ params }) => {
     const [extension] = await projectQuery<PgExtension>(ctx.pools, params.ref, listExtensionsQuery(params.name));

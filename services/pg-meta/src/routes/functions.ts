@@ -34,6 +34,12 @@ async function functionId(tx: DdlTransaction, signature: string): Promise<number
 export function registerFunctionRoutes(app: ServiceApp, ctx: PgMetaContext): void {
   addRoute(app, databaseRoutes.listFunctions, async ({ params, query }) => projectQuery<PgFunction>(ctx.pools, params.ref, listFunctionsQuery(query)));
 
+  addRoute(app, databaseRoutes.getFunction, async ({ params }) => {
+    const [fn] = await projectQuery<PgFunction>(ctx.pools, params.ref, listFunctionsQuery({ id: params.id }));
+    if (!fn) throw notFound(functionNotFound(params.id));
+    return fn;
+  });
+
   addRoute(app, databaseRoutes.createFunction, async ({ params, body }) => {
     const statement = createFunctionStatement(body);
     const signature = functionSignature(body);

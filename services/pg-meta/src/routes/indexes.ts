@@ -22,6 +22,12 @@ async function readIndex(tx: DdlTransaction, id: number): Promise<PgIndex> {
 export function registerIndexRoutes(app: ServiceApp, ctx: PgMetaContext): void {
   addRoute(app, databaseRoutes.listIndexes, async ({ params, query }) => projectQuery<PgIndex>(ctx.pools, params.ref, listIndexesQuery(query)));
 
+  addRoute(app, databaseRoutes.getIndex, async ({ params }) => {
+    const [index] = await projectQuery<PgIndex>(ctx.pools, params.ref, listIndexesQuery({ id: params.id }));
+    if (!index) throw notFound(indexNotFound(params.id));
+    return index;
+  });
+
   addRoute(app, databaseRoutes.createIndex, async ({ params, body }) =>
     withDdlTransaction(ctx.pools, params.ref, async (tx) => {
       const [table] = await tx.query<QualifiedName>(relationNameQuery(body.table_id, INDEX_RELKINDS));

@@ -43,6 +43,12 @@ function recordPolicyChange(ctx: PgMetaContext, request: FastifyRequest, action:
 export function registerPolicyRoutes(app: ServiceApp, ctx: PgMetaContext): void {
   addRoute(app, pgMetaRoutes.listPolicies, async ({ params, query }) => projectQuery<PgPolicy>(ctx.pools, params.ref, listPoliciesQuery(query)));
 
+  addRoute(app, pgMetaRoutes.getPolicy, async ({ params }) => {
+    const [policy] = await projectQuery<PgPolicy>(ctx.pools, params.ref, findPolicyQuery({ id: params.id }));
+    if (!policy) throw notFound(ServiceMessages.policyNotFound(params.id));
+    return policy;
+  });
+
   // Each write is recorded in the platform's audit log after its transaction commits.
   addRoute(app, policiesRoutes.createPolicy, async ({ params, body, request }) => {
     const spec = createSpecOf(body);

@@ -14,7 +14,15 @@ async function readPublication(tx: DdlTransaction, id: number): Promise<PgPublic
 }
 
 export function registerPublicationRoutes(app: ServiceApp, ctx: PgMetaContext): void {
-  addRoute(app, databaseRoutes.listPublications, async ({ params }) => projectQuery<PgPublication>(ctx.pools, params.ref, listPublicationsQuery()));
+  addRoute(app, databaseRoutes.listPublications, async ({ params, query }) =>
+    projectQuery<PgPublication>(ctx.pools, params.ref, listPublicationsQuery(undefined, query)),
+  );
+
+  addRoute(app, databaseRoutes.getPublication, async ({ params }) => {
+    const [publication] = await projectQuery<PgPublication>(ctx.pools, params.ref, listPublicationsQuery(params.id));
+    if (!publication) throw notFound(publicationNotFound(params.id));
+    return publication;
+  });
 
   addRoute(app, databaseRoutes.createPublication, async ({ params, body }) => {
     const statement = createPublicationStatement(body);

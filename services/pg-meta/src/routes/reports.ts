@@ -1,4 +1,4 @@
-import { reportRoutes, type DatabaseReport, type StatementsState } from '@dash/contracts';
+import { reportRoutes, type DatabaseReport, type QueryPerformanceOrder, type StatementsState } from '@dash/contracts';
 import { addRoute, projectDbError, projectTransaction, type ServiceApp } from '@dash/service-kit';
 import type pg from 'pg';
 import {
@@ -17,11 +17,15 @@ export const DATABASE_REPORT_TIMEOUT_MS = 15_000;
 const n = (v: unknown): number => Number(v);
 const ratio = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-async function statements(client: pg.PoolClient): Promise<StatementsState> {
+/**
+ * pg_stat_statements' state and, when it counts, this database's statements by mean (the report) or
+ * total time (query performance).
+ */
+export async function readStatements(client: pg.PoolClient, order?: QueryPerformanceOrder, limit?: number): Promise<StatementsState> {
   const state = (await client.query<{ loaded: boolean; schema: string | null }>(statStatementsStateQuery())).rows[0]!;
   if (!state.loaded) return { state: 'not_loaded' };
   if (state.schema === null) return { state: 'not_installed' };
-  const { rows } = await client.query(slowestStatementsQuery(state.schema));
+  const { rows } = await client.query(slowestStatementsQuery(state.schema, order, limit));
   return {
     state: 'ready',
     statements: rows.map((r) => ({ query: r.query, role: r.role, calls: n(r.calls), total_ms: n(r.total_ms), mean_ms: n(r.mean_ms), max_ms: n(r.max_ms), rows: n(r.rows) })),
@@ -54,7 +58,7 @@ export function registerReportRoutes(app: ServiceApp, ctx: PgMetaContext): void 
             index_bytes: n(r.index_bytes),
             row_estimate: n(r.row_estimate),
           })),
-          statements: await statements(client),
+          statements: await readStatements(client),
         };
       });
     } catch (error) {

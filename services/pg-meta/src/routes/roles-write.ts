@@ -17,10 +17,13 @@ import type { PgMetaContext } from '../app';
  * not changed or dropped from here, and no role is made a member of a superuser.
  */
 
-/** A role that exists (just written, or checked by `changeableRole`), in postgres-meta's shape. */
-async function readRole(tx: DdlTransaction, lookup: { id?: number; name?: string }): Promise<PgRole> {
+/**
+ * A role in postgres-meta's shape. Roles are server-wide, so one that passed `changeableRole` can still
+ * be dropped by a concurrent request before it is read (seen with the contract fuzzer): 404, not a 500.
+ */
+async function readRole(tx: DdlTransaction, lookup: { id: number } | { name: string }): Promise<PgRole> {
   const [role] = await tx.query<PgRole>(findRoleQuery(lookup));
-  if (!role) throw new Error(`Role ${lookup.id ?? lookup.name} not found`);
+  if (!role) throw notFound('id' in lookup ? Messages.roleNotFound(lookup.id) : `Cannot find role ${lookup.name}`);
   return role;
 }
 
@@ -36,7 +39,7 @@ export function registerRoleWriteRoutes(app: ServiceApp, ctx: PgMetaContext): vo
   addRoute(app, rolesRoutes.createRole, async ({ params, body }) => {
     const statements = createRoleStatements(body);
     return withDdlTransaction(ctx.pools, params.ref, async (tx) => {
-      const [superuser] = await tx.query<{ name: string }>(superusersAmongQuery(body.memberOf ?? []));
+      const [superuser] = await tx.query<{ name: string }>(superusersAmongQuery(body.member_of ?? []));
       if (superuser) throw badRequest(`A role cannot be made a member of the superuser "${superuser.name}" from the dashboard`);
       await tx.run(statements);
       return readRole(tx, { name: body.name });

@@ -1,8 +1,15 @@
-import { rolesRoutes, type PgRole } from '@dash/contracts';
-import { addRoute, type ServiceApp, projectQuery } from '@dash/service-kit';
+import { Messages, rolesRoutes, type PgRole } from '@dash/contracts';
+import { addRoute, notFound, type ServiceApp, projectQuery } from '@dash/service-kit';
 import { listRolesQuery } from '../sql/catalog/roles';
+import { findRoleQuery } from '../sql/roles-write';
 import type { PgMetaContext } from '../app';
 
 export function registerRoleRoutes(app: ServiceApp, ctx: PgMetaContext): void {
   addRoute(app, rolesRoutes.listRoles, async ({ params, query }) => projectQuery<PgRole>(ctx.pools, params.ref, listRolesQuery(query)));
+
+  addRoute(app, rolesRoutes.getRole, async ({ params }) => {
+    const [role] = await projectQuery<PgRole>(ctx.pools, params.ref, findRoleQuery({ id: params.id }));
+    if (!role) throw notFound(Messages.roleNotFound(params.id));
+    return role;
+  });
 }

@@ -12,8 +12,14 @@ async function schemaById(tx: DdlTransaction, id: number): Promise<PgSchema> {
 
 export function registerSchemaRoutes(app: ServiceApp, ctx: PgMetaContext): void {
   addRoute(app, pgMetaRoutes.listSchemas, async ({ params, query }) =>
-    projectQuery<PgSchema>(ctx.pools, params.ref, listSchemasQuery({ includeSystemSchemas: query.include_system_schemas })),
+    projectQuery<PgSchema>(ctx.pools, params.ref, listSchemasQuery({ includeSystemSchemas: query.include_system_schemas, limit: query.limit, offset: query.offset })),
   );
+
+  addRoute(app, pgMetaRoutes.getSchema, async ({ params }) => {
+    const [schema] = await projectQuery<PgSchema>(ctx.pools, params.ref, findSchemaQuery({ id: params.id }));
+    if (!schema) throw notFound(Messages.schemaNotFound(params.id));
+    return schema;
+  });
 
   addRoute(app, policiesRoutes.createSchema, async ({ params, body }) => {
     const statement = createSchemaStatement(body);

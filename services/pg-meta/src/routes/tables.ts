@@ -3,11 +3,12 @@ import { addRoute, notFound, type ServiceApp, projectQuery } from '@dash/service
 import { poolRunner, readTables, type CatalogRunner } from '../db/catalog';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { relationDefinitionQuery } from '../sql/catalog/definition';
-import { tableIdQuery, tableNameQuery } from '../sql/catalog/ddl-state';
+import { primaryKeyQuery, tableIdQuery, tableNameQuery } from '../sql/catalog/ddl-state';
 import { MAX_OID } from '../sql/catalog/relations';
 import { relationDefinitionSql, type RelationDefinition } from '../sql/ddl/definition';
 import { DdlMessages, type QualifiedName } from '../sql/ddl/names';
-import { createTableStatements, dropTableSql, updateTableStatements } from '../sql/ddl/tables';
+import { createdTable, createTableStatements, dropTableSql, updateTableStatements } from '../sql/ddl/tables';
+import type { PrimaryKey } from '../sql/ddl/columns';
 import type { PgMetaContext } from '../app';
 
 /** `GET /tables/:id` and the replies of writes: one table by id, in any schema; 404 when there is none. */
@@ -48,14 +49,18 @@ export function registerTableRoutes(app: ServiceApp, ctx: PgMetaContext): void {
     const statements = createTableStatements(body);
     return withDdlTransaction(ctx.pools, params.ref, async (tx) => {
       await tx.run(statements);
-      const [created] = await tx.query<{ id: number }>(tableIdQuery(body.schema, body.name));
+      const table = createdTable(body);
+      const [created] = await tx.query<{ id: number }>(tableIdQuery(table.schema, table.name));
       return readTable(tx.query, created!.id);
     });
   });
 
   addRoute(app, tableEditorRoutes.updateTable, async ({ params, body }) =>
     withDdlTransaction(ctx.pools, params.ref, async (tx) => {
-      await tx.run(updateTableStatements(await readTableName(tx, params.id), body));
+      const name = await readTableName(tx, params.id);
+      const primaryKey =
+        body.primary_keys !== undefined ? ((await tx.query<{ primary_key: PrimaryKey | null }>(primaryKeyQuery(params.id)))[0]?.primary_key ?? null) : null;
+      await tx.run(updateTableStatements(name, body, primaryKey));
       return readTable(tx.query, params.id);
     }),
   );

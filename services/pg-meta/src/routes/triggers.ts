@@ -37,6 +37,12 @@ export function registerTriggerRoutes(app: ServiceApp, ctx: PgMetaContext): void
     readTriggers((q) => projectQuery<Row>(ctx.pools, params.ref, q), listTriggersQuery(query)),
   );
 
+  addRoute(app, databaseRoutes.getTrigger, async ({ params }) => {
+    const [trigger] = await readTriggers((q) => projectQuery<Row>(ctx.pools, params.ref, q), listTriggersQuery({ id: params.id }));
+    if (!trigger) throw notFound(triggerNotFound(params.id));
+    return trigger;
+  });
+
   addRoute(app, databaseRoutes.createTrigger, async ({ params, body }) =>
     withDdlTransaction(ctx.pools, params.ref, async (tx) => {
       const [table] = await tx.query<QualifiedName>(relationNameQuery(body.table_id, TRIGGER_RELKINDS));

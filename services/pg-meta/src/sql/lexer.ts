@@ -34,3 +34,30 @@ export function closingQuote(text: string, start: number, quote: string, backsla
   }
   return -1;
 }
+
+/** Postgres's lexer ends a `--` comment at either line-ending character (a \r\n is two of them). */
+const LINE_END = /[\n\r]/g;
+
+/** The index just past the line ending that closes the `--` comment at `start`, or -1 if it runs to the end. */
+export function lineCommentEnd(text: string, start: number): number {
+  LINE_END.lastIndex = start;
+  return LINE_END.test(text) ? LINE_END.lastIndex : -1;
+}
+
+/**
+ * Whitespace holding a line break, then a quote: SQL's string continuation. After an E'...' string the
+ * continued part keeps backslash escapes, so `E'a'\n'\''` is one string. Postgres 17 allows no comment in
+ * the gap; \v is whitespace. (After other strings the continued part reads as a new string would.)
+ */
+const CONTINUATION = /[ \t\f\v]*[\n\r][ \t\n\r\f\v]*'/y;
+
+/** The index just past the E'...' string whose quote is at `quote`, continuations included, or -1 if unclosed. */
+export function escapeStringEnd(text: string, quote: number): number {
+  let end = closingQuote(text, quote, "'", true);
+  while (end >= 0) {
+    CONTINUATION.lastIndex = end;
+    if (!CONTINUATION.test(text)) return end;
+    end = closingQuote(text, CONTINUATION.lastIndex - 1, "'", true);
+  }
+  return end;
+}

@@ -16,7 +16,7 @@ export interface PolicyLookup {
  * postgres-meta's policy list: one row per pg_policy entry. Role 0 in polroles is `public`. A lookup
  * narrows it to one policy (the schema filter still applies: give `include_system_schemas`).
  */
-export function listPoliciesQuery(input: SchemaFilterInput, lookup: PolicyLookup = {}): SqlQuery {
+export function listPoliciesQuery(input: SchemaFilterInput & { limit?: number; offset?: number }, lookup: PolicyLookup = {}): SqlQuery {
   const { include, exclude } = schemaFilter(input);
   return {
     text: `
@@ -48,8 +48,19 @@ where n.nspname !~ $1
   and ($5::text is null or n.nspname = $5)
   and ($6::text is null or c.relname = $6)
   and ($7::text is null or pol.polname = $7)
-order by n.nspname, c.relname, pol.polname`,
-    values: [TEMP_SCHEMA_REGEX, include, exclude, lookup.id ?? null, lookup.schema ?? null, lookup.table ?? null, lookup.name ?? null],
+order by n.nspname, c.relname, pol.polname
+limit $8::int8 offset $9::int8`,
+    values: [
+      TEMP_SCHEMA_REGEX,
+      include,
+      exclude,
+      lookup.id ?? null,
+      lookup.schema ?? null,
+      lookup.table ?? null,
+      lookup.name ?? null,
+      input.limit ?? null,
+      input.offset ?? 0,
+    ],
   };
 }
 
@@ -59,10 +70,7 @@ export const findPolicyQuery = (lookup: PolicyLookup) => listPoliciesQuery({ inc
 /** A policy as the builders take it: where it is, what it is called, what it does. */
 export interface PolicySpec {
   name: string;
-  /**
-   * New policies are PERMISSIVE (the spec); RESTRICTIVE only keeps what an existing policy made
-   * elsewhere is when an update recreates it.
-   */
+  /** PERMISSIVE when not given. */
   action?: PgPolicy['action'];
   schema: string;
   table: string;
@@ -129,7 +137,7 @@ function expressionClauses(command: PolicyCommand, definition: string | null, ch
   );
 }
 
-/** `create policy` as PERMISSIVE (unless recreating a RESTRICTIVE one), with the spec's fields. */
+/** `create policy`, PERMISSIVE unless RESTRICTIVE is asked for, with the spec's fields. */
 export function createPolicyStatement(policy: PolicySpec): string {
   const action = policy.action === 'RESTRICTIVE' ? 'restrictive' : 'permissive';
   return (
@@ -141,20 +149,24 @@ export function createPolicyStatement(policy: PolicySpec): string {
 export const dropPolicyStatement = (policy: Pick<PolicySpec, 'name' | 'schema' | 'table'>) =>
   `drop policy ${ident(policy.name)} on ${tableOf(policy)}`;
 
-/** The policy as it is, in the builders' terms. */
-/** The policy a create request asks for: in `public` unless it names a schema, public when no roles. */
+/**
+ * The policy a create request asks for: in `public` unless it names a schema, public when no roles,
+ * PERMISSIVE and for ALL commands unless it says otherwise (postgres-meta's defaults).
+ */
 export function createSpecOf(body: PolicyCreate): PolicySpec {
   return {
     name: body.name,
+    action: body.action ?? 'PERMISSIVE',
     schema: body.schema ?? 'public',
     table: body.table,
-    command: body.command,
+    command: body.command ?? 'ALL',
     definition: body.definition ?? null,
     check: body.check ?? null,
     roles: body.roles ?? [],
   };
 }
 
+/** The policy as it is, in the builders' terms. */
 export function specOf(policy: PgPolicy): PolicySpec {
   return {
     name: policy.name,

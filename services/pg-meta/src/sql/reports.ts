@@ -1,5 +1,5 @@
 import { quoteIdent, type SqlQuery } from '@dash/service-kit';
-import { REPORT_TOP_ROWS } from '@dash/contracts';
+import { REPORT_TOP_ROWS, type QueryPerformanceOrder } from '@dash/contracts';
 
 /*
  * The database report's statements: fixed SQL over the statistics views of the project database, run
@@ -61,10 +61,11 @@ export function statStatementsStateQuery(): SqlQuery {
 }
 
 /**
- * The statements with the highest mean execution time on this database. Rows whose text the role may
- * not see (another role's statements) are left out: they could not be shown.
+ * The statements of this database with the highest mean (or total) execution time. Rows whose text the
+ * role may not see (another role's statements) are left out: they could not be shown.
  */
-export function slowestStatementsQuery(schema: string): SqlQuery {
+export function slowestStatementsQuery(schema: string, order: QueryPerformanceOrder = 'mean', limit: number = REPORT_TOP_ROWS): SqlQuery {
+  const column = order === 'mean' ? 's.mean_exec_time' : 's.total_exec_time';
   return {
     text: `select s.query, coalesce(r.rolname, '') as role, s.calls::int8 as calls,
   s.total_exec_time as total_ms, s.mean_exec_time as mean_ms, s.max_exec_time as max_ms, s.rows::int8 as rows
@@ -72,8 +73,24 @@ from ${quoteIdent(schema)}.pg_stat_statements s
 left join pg_catalog.pg_roles r on r.oid = s.userid
 where s.dbid = (select oid from pg_catalog.pg_database where datname = pg_catalog.current_database())
   and s.query <> '<insufficient privilege>'
-order by s.mean_exec_time desc, s.queryid
+order by ${column} desc, s.queryid
 limit $1::int`,
-    values: [REPORT_TOP_ROWS],
+    values: [limit],
+  };
+}
+
+/**
+ * Forgets this database's statement statistics through the bootstrap's `extensions.dash_reset_statements()`
+ * (pg_stat_statements_reset is the superuser's; the function resets the current database only).
+ */
+export function resetStatementsQuery(): SqlQuery {
+  return { text: 'select extensions.dash_reset_statements()', values: [] };
+}
+
+/** Whether the project role may call the reset function (an older project's bootstrap did not make it). */
+export function canResetStatementsQuery(): SqlQuery {
+  return {
+    text: `select coalesce(pg_catalog.has_function_privilege(pg_catalog.to_regprocedure('extensions.dash_reset_statements()'), 'execute'), false) as can_reset`,
+    values: [],
   };
 }

@@ -1,4 +1,4 @@
-import { STANDARD_ROLES, type RoleCreate, type RoleUpdate } from '@dash/contracts';
+import { STANDARD_ROLES, type RoleConfigChange, type RoleCreate, type RoleUpdate } from '@dash/contracts';
 import { badRequest, type SqlQuery } from '@dash/service-kit';
 import { listRolesQuery } from './catalog/roles';
 import { ident, literal } from './ddl/names';
@@ -10,33 +10,33 @@ import { ident, literal } from './ddl/names';
 
 export const SUPERUSER_NOT_GRANTABLE = 'Superuser cannot be granted from the dashboard';
 
-type Flags = Pick<RoleCreate, 'inheritRole' | 'canLogin' | 'canCreateDb' | 'canCreateRole' | 'isReplicationRole' | 'canBypassRls'>;
+type Flags = Pick<RoleCreate, 'inherit_role' | 'can_login' | 'can_create_db' | 'can_create_role' | 'is_replication_role' | 'can_bypass_rls'>;
 
 const FLAG_KEYWORDS: ReadonlyArray<[keyof Flags, string]> = [
-  ['canCreateDb', 'createdb'],
-  ['canCreateRole', 'createrole'],
-  ['inheritRole', 'inherit'],
-  ['canLogin', 'login'],
-  ['isReplicationRole', 'replication'],
-  ['canBypassRls', 'bypassrls'],
+  ['can_create_db', 'createdb'],
+  ['can_create_role', 'createrole'],
+  ['inherit_role', 'inherit'],
+  ['can_login', 'login'],
+  ['is_replication_role', 'replication'],
+  ['can_bypass_rls', 'bypassrls'],
 ];
 
 /** The role options given (in a fixed order); `defaults` fills the ones not given (create only). */
-function roleOptions(input: Flags & Pick<RoleUpdate, 'isSuperuser' | 'connectionLimit' | 'password' | 'validUntil'>, defaults?: Required<Flags>): string[] {
-  if (input.isSuperuser === true) throw badRequest(SUPERUSER_NOT_GRANTABLE);
+function roleOptions(input: Flags & Pick<RoleUpdate, 'is_superuser' | 'connection_limit' | 'password' | 'valid_until'>, defaults?: Required<Flags>): string[] {
+  if (input.is_superuser === true) throw badRequest(SUPERUSER_NOT_GRANTABLE);
   const options: string[] = [];
-  if (input.isSuperuser === false || defaults) options.push('nosuperuser');
+  if (input.is_superuser === false || defaults) options.push('nosuperuser');
   for (const [key, keyword] of FLAG_KEYWORDS) {
     const value = input[key] ?? defaults?.[key];
     if (value !== undefined) options.push(value ? keyword : `no${keyword}`);
   }
-  const limit = input.connectionLimit ?? (defaults ? -1 : undefined);
+  const limit = input.connection_limit ?? (defaults ? -1 : undefined);
   if (limit !== undefined) {
     if (!Number.isInteger(limit) || limit < -1) throw badRequest('The connection limit is a whole number, -1 for unlimited');
     options.push(`connection limit ${limit}`);
   }
   if (input.password !== undefined) options.push(input.password === null ? 'password null' : `password ${literal(input.password)}`);
-  if (input.validUntil !== undefined) options.push(`valid until ${literal(input.validUntil ?? 'infinity')}`);
+  if (input.valid_until !== undefined) options.push(`valid until ${literal(input.valid_until ?? 'infinity')}`);
   return options;
 }
 
@@ -69,6 +69,11 @@ export function listSettingElements(value: string): string[] {
   return elements;
 }
 
+/** postgres-meta's setting changes as settings to set (`add`, `replace`) or reset (`remove`: null). */
+export function roleConfigOf(changes: readonly RoleConfigChange[]): Record<string, string | null> {
+  return Object.fromEntries(changes.map((change) => [change.path, change.op === 'remove' ? null : change.value]));
+}
+
 /** `alter role ... set/reset` per setting; a null value resets it. */
 export function roleConfigStatements(role: string, config: Record<string, string | null>): string[] {
   const name = ident(role);
@@ -87,14 +92,14 @@ export function roleConfigStatements(role: string, config: Record<string, string
  */
 export function createRoleStatements(input: RoleCreate): string[] {
   const options = roleOptions(input, {
-    inheritRole: true,
-    canLogin: false,
-    canCreateDb: false,
-    canCreateRole: false,
-    isReplicationRole: false,
-    canBypassRls: false,
+    inherit_role: true,
+    can_login: false,
+    can_create_db: false,
+    can_create_role: false,
+    is_replication_role: false,
+    can_bypass_rls: false,
   });
-  if (input.memberOf?.length) options.push(`in role ${roleList(input.memberOf)}`);
+  if (input.member_of?.length) options.push(`in role ${roleList(input.member_of)}`);
   if (input.members?.length) options.push(`role ${roleList(input.members)}`);
   if (input.admins?.length) options.push(`admin ${roleList(input.admins)}`);
   return [`create role ${ident(input.name)} with ${options.join(' ')}`, ...roleConfigStatements(input.name, input.config ?? {})];
@@ -110,7 +115,7 @@ export function updateRoleStatements(current: string, update: RoleUpdate): strin
   }
   const options = roleOptions(update);
   if (options.length > 0) statements.push(`alter role ${ident(name)} with ${options.join(' ')}`);
-  return [...statements, ...roleConfigStatements(name, update.config ?? {})];
+  return [...statements, ...roleConfigStatements(name, roleConfigOf(update.config ?? []))];
 }
 
 export const dropRoleStatement = (name: string) => `drop role ${ident(name)}`;

@@ -4,20 +4,23 @@ import { ident } from './ddl/names';
 import { SYSTEM_SCHEMAS, TEMP_SCHEMA_REGEX } from './filters';
 
 /**
- * postgres-meta's schema list. information_schema, pg_catalog and pg_toast are hidden unless asked
- * for; temporary schemas (pg_temp_N, pg_toast_temp_N) are never listed, nor found by id or name.
+ * postgres-meta's schema list: the schemas the connection's role may use (it is a member of the owner,
+ * or has USAGE or CREATE). information_schema and every `pg_` schema are hidden unless asked for;
+ * temporary schemas (pg_temp_N, pg_toast_temp_N) are never listed, nor found by id or name.
  */
-export function listSchemasQuery(opts: { includeSystemSchemas?: boolean; id?: number; name?: string }): SqlQuery {
+export function listSchemasQuery(opts: { includeSystemSchemas?: boolean; id?: number; name?: string; limit?: number; offset?: number }): SqlQuery {
   return {
     text: `
 select n.oid::int8 as id, n.nspname as name, pg_get_userbyid(n.nspowner) as owner
 from pg_catalog.pg_namespace n
 where n.nspname !~ $1
-  and ($2::boolean or n.nspname <> all($3::text[]))
+  and ($2::boolean or (n.nspname <> all($3::text[]) and not pg_catalog.starts_with(n.nspname, 'pg_')))
+  and (pg_catalog.pg_has_role(n.nspowner, 'USAGE') or pg_catalog.has_schema_privilege(n.oid, 'CREATE, USAGE'))
   and ($4::int8 is null or n.oid = $4::int8::oid)
   and ($5::text is null or n.nspname = $5)
-order by n.nspname`,
-    values: [TEMP_SCHEMA_REGEX, opts.includeSystemSchemas === true, SYSTEM_SCHEMAS, opts.id ?? null, opts.name ?? null],
+order by n.nspname
+limit $6::int8 offset $7::int8`,
+    values: [TEMP_SCHEMA_REGEX, opts.includeSystemSchemas === true, SYSTEM_SCHEMAS, opts.id ?? null, opts.name ?? null, opts.limit ?? null, opts.offset ?? 0],
   };
 }
 

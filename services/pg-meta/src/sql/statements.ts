@@ -1,4 +1,4 @@
-import { closingQuote, dollarQuoteTagAt } from './lexer';
+import { closingQuote, dollarQuoteTagAt, escapeStringEnd, lineCommentEnd } from './lexer';
 
 /**
  * A small lexical scan of SQL text, enough to find where statements start and which keywords they
@@ -34,8 +34,8 @@ export function statementHeads(sql: string): StatementHead[] {
   };
   const n = sql.length;
   // An unclosed quote runs to the end of the text.
-  const skipQuoted = (start: number, quote: string, backslashEscapes: boolean) => {
-    const past = closingQuote(sql, start, quote, backslashEscapes);
+  const skipQuoted = (start: number, quote: string) => {
+    const past = closingQuote(sql, start, quote, false);
     return past < 0 ? n : past;
   };
   let i = 0;
@@ -43,8 +43,8 @@ export function statementHeads(sql: string): StatementHead[] {
     const c = sql[i]!;
     const next = sql[i + 1];
     if (c === '-' && next === '-') {
-      const nl = sql.indexOf('\n', i);
-      i = nl === -1 ? n : nl + 1;
+      const past = lineCommentEnd(sql, i);
+      i = past === -1 ? n : past;
       continue;
     }
     if (c === '/' && next === '*') {
@@ -73,11 +73,11 @@ export function statementHeads(sql: string): StatementHead[] {
     const head = touch(i);
     if (!isWordStart(c)) head.closed = true;
     if (c === "'") {
-      i = skipQuoted(i, "'", false);
+      i = skipQuoted(i, "'");
       continue;
     }
     if (c === '"') {
-      i = skipQuoted(i, '"', false);
+      i = skipQuoted(i, '"');
       continue;
     }
     if (c === '$') {
@@ -97,7 +97,8 @@ export function statementHeads(sql: string): StatementHead[] {
       // E'...' (and e'...') strings take backslash escapes.
       if ((word === 'E' || word === 'e') && sql[j] === "'") {
         head.closed = true;
-        i = skipQuoted(j, "'", true);
+        const past = escapeStringEnd(sql, j);
+        i = past < 0 ? n : past;
         continue;
       }
       if (!head.closed && head.words.length < 2) head.words.push(word.toUpperCase());

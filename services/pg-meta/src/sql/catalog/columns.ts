@@ -2,7 +2,7 @@ import { Params, relationsCte, type RelationFilter } from './relations';
 import { type SqlQuery } from '@dash/service-kit';
 
 /**
- * One row per live column of the relations in the CTE named `rel` (from `relationsCte`), in
+ * One row per live column of the relations in the CTE named `rel` (from `relationsCte`, with `relowner`), in
  * postgres-meta's column shape plus `nspname` and `relname` for ordering.
  *
  * Cost grows with the relations asked for, not with the database: unique indexes, checks, comments
@@ -13,7 +13,8 @@ import { type SqlQuery } from '@dash/service-kit';
  *
  * - `is_unique`: a single-column unique index (a unique constraint's or a standalone one), neither
  *   partial nor on an expression; the primary key does not count.
- * - `check`: the first single-column CHECK constraint's expression, one outer pair of parentheses removed.
+ * - `check`: the first single-column CHECK constraint's expression, printed as pg_get_constraintdef's
+ *   pretty form prints it (without the outer parentheses).
  * - `enums`: the labels of an enum type, or of an array of enums, in order.
  * - `is_encrypted`: a pgsodium security label starting with ENCRYPT on the column.
  */
@@ -61,7 +62,7 @@ select
     where e.enumtypid = coalesce(et.oid, bt.oid, t.oid)
     order by e.enumsortorder
   ) else '{}' end as enums,
-  case when ck.expr like '(%)' then substr(ck.expr, 2, length(ck.expr) - 2) else ck.expr end as "check",
+  ck.expr as "check",
   meta.comments ->> a.attnum::text as comment,
   a.attnum = any(meta.encrypted_attnums) as is_encrypted
 from ${rel} r
@@ -74,7 +75,7 @@ cross join lateral (
     ) as unique_attnums,
     -- The first check of a column wins: the lowest oid comes last, and a later duplicate key replaces.
     coalesce((
-      select jsonb_object_agg(con.conkey[1], pg_catalog.pg_get_expr(con.conbin, con.conrelid) order by con.oid desc)
+      select jsonb_object_agg(con.conkey[1], pg_catalog.pg_get_expr(con.conbin, con.conrelid, true) order by con.oid desc)
       from pg_catalog.pg_constraint con
       where con.conrelid = r.oid and con.contype = 'c' and cardinality(con.conkey) = 1
     ), '{}') as checks,
@@ -87,6 +88,7 @@ cross join lateral (
       where sl.objoid = r.oid and sl.classoid = 'pg_catalog.pg_class'::regclass and sl.objsubid > 0
         and sl.provider = 'pgsodium' and sl.label like 'ENCRYPT%'
     ) as encrypted_attnums,
+    pg_catalog.pg_has_role(r.relowner, 'USAGE') as owned,
     r.relkind = 'f' and exists (
       select 1 from pg_catalog.pg_foreign_table ft
       join pg_catalog.pg_foreign_server fs on fs.oid = ft.ftserver
@@ -97,6 +99,8 @@ cross join lateral (
   offset 0
 ) meta
 join pg_catalog.pg_attribute a on a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped${ordinal ? ` and a.attnum = ${ordinal}::int2` : ''}
+  -- Columns the connection's role may use, as postgres-meta lists them.
+  and (meta.owned or pg_catalog.has_column_privilege(r.oid, a.attnum, 'SELECT, INSERT, UPDATE, REFERENCES'))
 join pg_catalog.pg_type t on t.oid = a.atttypid
 left join pg_catalog.pg_type bt on t.typtype = 'd' and bt.oid = t.typbasetype
 left join pg_catalog.pg_type et on et.oid = coalesce(bt.typelem, t.typelem) and et.typtype = 'e'
@@ -128,7 +132,7 @@ export function listColumnsQuery(input: ListColumnsInput): SqlQuery {
     include_system_schemas: input.include_system_schemas,
     ...(input.table_ids !== undefined ? { ids: input.table_ids } : {}),
   };
-  const rel = relationsCte(params, filter);
+  const rel = relationsCte(params, filter, ['relowner']);
   const ordinal = input.ordinal !== undefined ? params.add(input.ordinal) : undefined;
   const limit = params.add(input.limit ?? null);
   const offset = params.add(input.offset ?? 0);

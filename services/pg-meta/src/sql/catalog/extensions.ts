@@ -1,7 +1,7 @@
 import type { SqlQuery } from '@dash/service-kit';
 
 /** postgres-meta's extensions: every available one, with its installed version and schema when installed. */
-export function listExtensionsQuery(name?: string): SqlQuery {
+export function listExtensionsQuery(name?: string, page: { limit?: number; offset?: number } = {}): SqlQuery {
   return {
     text: `
 select a.name, n.nspname as schema, a.default_version, e.extversion as installed_version, a.comment
@@ -9,8 +9,9 @@ from pg_catalog.pg_available_extensions a
 left join pg_catalog.pg_extension e on e.extname = a.name
 left join pg_catalog.pg_namespace n on n.oid = e.extnamespace
 where $1::text is null or a.name = $1
-order by a.name`,
-    values: [name ?? null],
+order by a.name
+limit $2::int8 offset $3::int8`,
+    values: [name ?? null, page.limit ?? null, page.offset ?? 0],
   };
 }
 

@@ -11,9 +11,10 @@ export interface FunctionListInput extends SchemaFilterInput {
 }
 
 /**
- * postgres-meta's functions: plain functions (`prokind = 'f'`), with their arguments (mode, name,
- * type, whether it has a default: the last `pronargdefaults` input arguments do), the definition and
- * the complete `create or replace` statement Postgres prints.
+ * postgres-meta's functions: plain functions (`prokind = 'f'`), with their arguments in declaration
+ * order (mode, name, type, whether it has a default: the last `pronargdefaults` input arguments do;
+ * null for OUT and TABLE arguments), the definition and the complete `create or replace` statement
+ * Postgres prints (for a built-in `internal` function, the C symbol it calls, as postgres-meta has it).
  */
 export function listFunctionsQuery(input: FunctionListInput): SqlQuery {
   const params = new Params();
@@ -28,11 +29,11 @@ select
   p.proname as name,
   l.lanname as language,
   case when l.lanname = 'internal' then '' else p.prosrc end as definition,
-  pg_catalog.pg_get_functiondef(p.oid) as complete_statement,
+  case when l.lanname = 'internal' then p.prosrc else pg_catalog.pg_get_functiondef(p.oid) end as complete_statement,
   coalesce((
     select json_agg(json_build_object(
         'mode', a.mode, 'name', a.name, 'type_id', a.type_id, 'type_name', pg_catalog.format_type(a.type_id, null),
-        'has_default', a.mode in ('in', 'inout', 'variadic') and a.input_no > p.pronargs - p.pronargdefaults
+        'has_default', case when a.mode in ('in', 'inout', 'variadic') then a.input_no > p.pronargs - p.pronargdefaults end
       ) order by a.ord)
     from (
       select t.ord, t.type_id::int8 as type_id, coalesce(p.proargnames[t.ord], '') as name,
@@ -48,6 +49,7 @@ select
   pg_catalog.pg_get_function_result(p.oid) as return_type,
   nullif(rt.typrelid, 0)::int8 as return_type_relation_id,
   p.proretset as is_set_returning_function,
+  case when p.proretset then nullif(p.prorows, 0) end as prorows,
   case p.provolatile when 'i' then 'IMMUTABLE' when 's' then 'STABLE' else 'VOLATILE' end as behavior,
   p.prosecdef as security_definer,
   case when p.proconfig is not null then (

@@ -11,8 +11,10 @@ export interface IndexListInput extends SchemaFilterInput {
 }
 
 /**
- * The indexes of tables and materialized views: definition, key columns (or expressions, as Postgres
- * prints them), size and the number of scans since the statistics were reset.
+ * The indexes of tables and materialized views in postgres-meta's shape (pg_index's flags and arrays,
+ * the predicate in Postgres's internal form, the definition), plus the table and index names, key
+ * columns (or expressions, as Postgres prints them), size and the number of scans since the statistics
+ * were reset. `index_attributes` are the table columns the index covers, in index order.
  */
 export function listIndexesQuery(input: IndexListInput): SqlQuery {
   const params = new Params();
@@ -25,12 +27,35 @@ select
   i.indexrelid::int8 as id,
   i.indrelid::int8 as table_id,
   n.nspname as schema,
-  tc.relname as table,
-  ic.relname as name,
-  am.amname as access_method,
+  i.indnatts::int as number_of_attributes,
+  i.indnkeyatts::int as number_of_key_attributes,
   i.indisunique as is_unique,
   i.indisprimary as is_primary,
+  i.indisexclusion as is_exclusion,
+  i.indimmediate as is_immediate,
+  i.indisclustered as is_clustered,
+  i.indisvalid as is_valid,
+  i.indcheckxmin as check_xmin,
+  i.indisready as is_ready,
+  i.indislive as is_live,
+  i.indisreplident as is_replica_identity,
+  to_json(i.indkey::int2[]) as key_attributes,
+  to_json(i.indcollation::oid[]::int8[]) as collation,
+  to_json(i.indclass::oid[]::int8[]) as class,
+  to_json(i.indoption::int2[]) as options,
+  i.indpred::text as index_predicate,
+  pg_catalog.obj_description(i.indexrelid, 'pg_catalog.pg_class') as comment,
   pg_catalog.pg_get_indexdef(i.indexrelid) as index_definition,
+  am.amname as access_method,
+  coalesce((
+    select json_agg(json_build_object(
+        'attribute_number', a.attnum, 'attribute_name', a.attname, 'data_type', pg_catalog.format_type(a.atttypid, a.atttypmod)
+      ) order by k.ord)
+    from unnest(i.indkey::int2[]) with ordinality as k(attnum, ord)
+    join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+  ), '[]') as index_attributes,
+  tc.relname as table,
+  ic.relname as name,
   array(select pg_catalog.pg_get_indexdef(i.indexrelid, k, true) from generate_series(1, i.indnkeyatts::int) as k) as columns,
   sz.bytes,
   pg_catalog.pg_size_pretty(sz.bytes) as size,

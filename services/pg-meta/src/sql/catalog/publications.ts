@@ -1,7 +1,7 @@
 import type { SqlQuery } from '@dash/service-kit';
 
 /** postgres-meta's publications; `tables` is null for FOR ALL TABLES. */
-export function listPublicationsQuery(id?: number): SqlQuery {
+export function listPublicationsQuery(id?: number, page: { limit?: number; offset?: number } = {}): SqlQuery {
   return {
     text: `
 select
@@ -21,8 +21,9 @@ select
   ), '[]') end as tables
 from pg_catalog.pg_publication p
 where $1::int8 is null or p.oid = $1::int8::oid
-order by p.pubname`,
-    values: [id ?? null],
+order by p.pubname
+limit $2::int8 offset $3::int8`,
+    values: [id ?? null, page.limit ?? null, page.offset ?? 0],
   };
 }
 

@@ -33,6 +33,14 @@ export interface RelationFilter extends SchemaFilterInput {
 }
 
 /**
+ * Tables are listed when the connection's role may do something with them, as postgres-meta lists
+ * them: a member of the owner, or any table privilege, or any column privilege.
+ */
+const TABLE_PRIVILEGE = `(pg_catalog.pg_has_role(c.relowner, 'USAGE')
+      or pg_catalog.has_table_privilege(c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')
+      or pg_catalog.has_any_column_privilege(c.oid, 'SELECT, INSERT, UPDATE, REFERENCES'))`;
+
+/**
  * The relations a catalog query works on, as the body of a CTE with columns `oid`, `nspname`,
  * `relname`, `relkind` (plus the pg_class columns named in `extra`). The schema filter, the kind, the
  * ids and the page are applied here, over pg_class and pg_namespace alone, so whatever the caller joins
@@ -54,7 +62,9 @@ export function relationsCte(params: Params, filter: RelationFilter, extra: read
   where c.relkind = any(${kinds}::"char"[])
     and n.nspname !~ ${temp}
     and (${included}::text[] is null or n.nspname = any(${included}::text[]))
-    and n.nspname <> all(${excluded}::text[])${ids ? `\n    and c.oid = any(${ids}::oid[])` : ''}${
+    and n.nspname <> all(${excluded}::text[])${filter.kind === 'table' ? `\n    and ${TABLE_PRIVILEGE}` : ''}${
+      ids ? `\n    and c.oid = any(${ids}::oid[])` : ''
+    }${
       page ? `\n  order by n.nspname, c.relname\n  limit ${page.limit}::int8 offset ${page.offset}::int8` : ''
     }`;
 }

@@ -7,8 +7,10 @@ export interface ListRolesInput {
 }
 
 /**
- * postgres-meta's role list. Predefined roles (every name starting with `pg_`, a reserved prefix) are
- * left out unless asked for. The password is never read: it is always `********`.
+ * postgres-meta's role list, with its field names. Predefined roles (every name starting with `pg_`, a
+ * reserved prefix) are left out unless asked for. The password is never read: it is always
+ * `********`. `valid_until` is the timestamp as Postgres prints it (`2030-01-02 03:04:05+00`,
+ * `infinity`), as postgres-meta's reply has it.
  */
 export function listRolesQuery(input: ListRolesInput): SqlQuery {
   return {
@@ -16,18 +18,18 @@ export function listRolesQuery(input: ListRolesInput): SqlQuery {
 select
   r.oid::int8 as id,
   r.rolname as name,
-  r.rolsuper as "isSuperuser",
-  r.rolcreatedb as "canCreateDb",
-  r.rolcreaterole as "canCreateRole",
-  r.rolinherit as "inheritRole",
-  r.rolcanlogin as "canLogin",
-  r.rolreplication as "isReplicationRole",
-  r.rolbypassrls as "canBypassRls",
-  (select count(*) from pg_catalog.pg_stat_activity s where s.usesysid = r.oid)::int8 as "activeConnections",
+  r.rolsuper as is_superuser,
+  r.rolcreatedb as can_create_db,
+  r.rolcreaterole as can_create_role,
+  r.rolinherit as inherit_role,
+  r.rolcanlogin as can_login,
+  r.rolreplication as is_replication_role,
+  r.rolbypassrls as can_bypass_rls,
+  (select count(*) from pg_catalog.pg_stat_activity s where s.usesysid = r.oid)::int8 as active_connections,
   case when r.rolconnlimit = -1 then current_setting('max_connections')::int8 else r.rolconnlimit end
-    as "connectionLimit",
+    as connection_limit,
   '********' as password,
-  to_json(r.rolvaliduntil) #>> '{}' as "validUntil",
+  r.rolvaliduntil::text as valid_until,
   case when r.rolconfig is not null then (
     select json_object_agg(split_part(setting, '=', 1), substr(setting, strpos(setting, '=') + 1))
     from unnest(r.rolconfig) as setting

@@ -4,13 +4,18 @@ import { Params } from './relations';
 import { pageClause, schemaCondition } from './schema-filter';
 
 export interface TypeListInput extends SchemaFilterInput {
+  include_array_types?: boolean;
   limit?: number;
   offset?: number;
   /** Only this type (the replies of writes), in any schema. */
   id?: number;
 }
 
-/** postgres-meta's types: enums (labels in order) and standalone composite types (not tables' row types). */
+/**
+ * postgres-meta's types: every type but the row types of tables, views and the like (standalone
+ * composite types stay, with their attributes) and, unless asked for, array types. Enums carry their
+ * labels in order.
+ */
 export function listTypesQuery(input: TypeListInput): SqlQuery {
   const params = new Params();
   const filter =
@@ -29,11 +34,15 @@ select
     from pg_catalog.pg_attribute a
     where a.attrelid = t.typrelid and a.attnum > 0 and not a.attisdropped
   ), '[]') as attributes,
-  pg_catalog.obj_description(t.oid, 'pg_type') as comment
+  pg_catalog.obj_description(t.oid, 'pg_type') as comment,
+  nullif(t.typrelid, 0)::int8 as type_relation_id
 from pg_catalog.pg_type t
 join pg_catalog.pg_namespace n on n.oid = t.typnamespace
 left join pg_catalog.pg_class rel on rel.oid = t.typrelid
-where (t.typtype = 'e' or (t.typtype = 'c' and rel.relkind = 'c')) and ${filter}
+where (t.typrelid = 0 or rel.relkind = 'c')
+  and (${params.add(input.include_array_types === true)}::boolean
+    or not exists (select 1 from pg_catalog.pg_type el where el.oid = t.typelem and el.typarray = t.oid))
+  and ${filter}
 order by n.nspname, t.typname
 ${page}`,
     values: params.values,

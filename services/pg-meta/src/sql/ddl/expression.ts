@@ -1,14 +1,16 @@
+import { hasSqlDetails, loadModule, parseSync } from 'libpg-query';
 import { badRequest } from '@dash/service-kit';
-import { closingQuote, dollarQuoteTagAt } from '../lexer';
+import { closingQuote, dollarQuoteTagAt, escapeStringEnd, lineCommentEnd } from '../lexer';
 import { DdlMessages } from './names';
 
 const isIdentStart = (c: string) => /[A-Za-z_\u0080-\uffff]/.test(c);
 const isIdentChar = (c: string) => /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
 
 /**
- * Why the text cannot stand alone inside one pair of parentheses, or null when it can. A lexical scan
- * that knows what hides a parenthesis or a semicolon: '...' strings (E'...' with backslash escapes),
- * "quoted identifiers", $tag$ dollar quotes $tag$, -- line comments and nested block comments.
+ * Why the text cannot stand alone inside one pair of parentheses, or null when it can. A lexical scan,
+ * as Postgres's lexer reads SQL, that knows what hides a parenthesis or a semicolon: '...' strings
+ * (E'...' with backslash escapes, continued across line breaks), "quoted identifiers", $tag$ dollar
+ * quotes $tag$, -- line comments (ended by \n or \r) and nested block comments.
  */
 export function expressionProblem(text: string): string | null {
   if (text.includes('\u0000')) return 'it contains the NUL character';
@@ -19,9 +21,9 @@ export function expressionProblem(text: string): string | null {
     const c = text[i]!;
     const next = text[i + 1];
     if (c === '-' && next === '-') {
-      const newline = text.indexOf('\n', i);
-      if (newline === -1) return 'it ends inside a comment';
-      i = newline + 1;
+      const end = lineCommentEnd(text, i);
+      if (end < 0) return 'it ends inside a comment';
+      i = end;
     } else if (c === '/' && next === '*') {
       let nested = 1;
       i += 2;
@@ -52,7 +54,7 @@ export function expressionProblem(text: string): string | null {
       const word = text.slice(i, j);
       // E'...' takes backslash escapes; U&'...', B'...' and X'...' are ordinary strings.
       if ((word === 'E' || word === 'e') && text[j] === "'") {
-        const end = closingQuote(text, j, "'", true);
+        const end = escapeStringEnd(text, j);
         if (end < 0) return 'a string is not closed';
         j = end;
       }
@@ -71,15 +73,63 @@ export function expressionProblem(text: string): string | null {
   return null;
 }
 
+let parserLoad: Promise<void> | null = null;
+
+/** Loads Postgres's parser (WebAssembly) once; `sqlExpression` needs it loaded (the app loads it when ready). */
+export function loadExpressionParser(): Promise<void> {
+  parserLoad ??= loadModule();
+  return parserLoad;
+}
+
+/** The only fields of the SelectStmt of `select <targets>`. */
+const PLAIN_SELECT_FIELDS = new Set(['targetList', 'limitOption', 'op']);
+
+type Node = Record<string, any>;
+
 /**
- * SQL the user wrote in the column form (a default expression or a check), as postgres-meta takes it:
- * inserted as an expression, wrapped in parentheses. The scan above guarantees it cannot close those
- * parentheses, end the statement or comment out the rest, so it stays one expression of one statement
- * (Postgres then parses it, and a bad one is a 400 with its message).
+ * Why Postgres's own parser (libpg-query, Postgres 17's grammar) does not read the text as exactly one
+ * expression inside our parentheses, or null. It parses `select (<text>), 1` and wants a plain select
+ * of two targets whose second is our `1` at the byte where we wrote it: then Postgres ended the text's
+ * expression at our closing parenthesis, whatever the text's strings and comments hold.
+ */
+export function parsedExpressionProblem(text: string): string | null {
+  const prefix = `select (${text}), `;
+  let tree: { stmts?: Array<{ stmt?: Node }> };
+  try {
+    tree = parseSync(`${prefix}1`);
+  } catch (error) {
+    if (hasSqlDetails(error)) return error.message;
+    throw error;
+  }
+  const select: Node | undefined = tree.stmts?.length === 1 ? tree.stmts[0]!.stmt?.SelectStmt : undefined;
+  const plain = select !== undefined && select.op === 'SETOP_NONE' && Object.keys(select).every((key) => PLAIN_SELECT_FIELDS.has(key));
+  const targets: Node[] = plain && Array.isArray(select.targetList) ? select.targetList.map((t: Node) => t.ResTarget ?? {}) : [];
+  const [first, ours] = targets;
+  const oursAt = Buffer.byteLength(prefix, 'utf8');
+  const one =
+    targets.length === 2 &&
+    first!.name === undefined &&
+    ours!.name === undefined &&
+    ours!.location === oursAt &&
+    ours!.val?.A_Const?.ival?.ival === 1;
+  return one ? null : 'it is not one expression';
+}
+
+/** Why the text is not one expression that stays inside our parentheses (the scan, then the parser), or null. */
+export function singleExpressionProblem(text: string): string | null {
+  return expressionProblem(text) ?? parsedExpressionProblem(text);
+}
+
+/**
+ * SQL the user wrote (a column default or check, a policy's USING or WITH CHECK), as postgres-meta
+ * takes it: inserted as an expression, wrapped in parentheses. The lexical scan guarantees it cannot
+ * close those parentheses, end the statement or comment out the rest, and Postgres's parser that it
+ * is one expression, so it stays one expression of one statement (Postgres then checks its meaning,
+ * and a bad one is a 400 with its message).
  */
 export function sqlExpression(text: string, what: string): string {
   if (!text.trim()) throw badRequest(DdlMessages.invalidExpression(what, 'it is empty'));
-  const problem = expressionProblem(text);
+  const problem = singleExpressionProblem(text);
   if (problem) throw badRequest(DdlMessages.invalidExpression(what, problem));
   return `(${text})`;
 }

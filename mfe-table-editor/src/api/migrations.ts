@@ -1,0 +1,13 @@
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { databasePlatformRoutes, type SchemaMigrations } from '@dash/contracts';
+
+/** The Supabase CLI's migration history (`supabase_migrations.schema_migrations`); the CLI writes it, never the dashboard. */
+export const databaseMigrationsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    databaseMigrations: build.query<SchemaMigrations, { ref: string }>({
+      query: ({ ref }) => routeRequest(databasePlatformRoutes.listMigrations, { params: { ref } }),
+    }),
+  }),
+});
+
+export const { useDatabaseMigrationsQuery } = databaseMigrationsApi;
