@@ -51,6 +51,7 @@ describe('statements of a text', () => {
     expect(texts('do $$ begin raise notice $q$;$q$; end $$;')).toEqual(['do $$ begin raise notice $q$;$q$; end $$']);
     expect(texts('select 1 /* a; /* nested; */ still; */; -- x;\nselect 2')).toEqual(['select 1', 'select 2']);
     expect(texts('select /* ; */ 1; select 2 -- ;')).toEqual(['select /* ; */ 1', 'select 2']);
+    expect(texts('select 1 -- x\r; select 2')).toEqual(['select 1', 'select 2']);
     expect(texts('prepare p as select $1; execute p(1)')).toEqual(['prepare p as select $1', 'execute p(1)']);
     expect(texts('select a$b$c from t; select 2')).toEqual(['select a$b$c from t', 'select 2']);
   });

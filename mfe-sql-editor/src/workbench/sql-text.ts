@@ -90,8 +90,9 @@ export function splitStatements(text: string): StatementSpan[] {
     const c = text[i]!;
     const next = text[i + 1];
     if (c === '-' && next === '-') {
-      const nl = text.indexOf('\n', i);
-      i = nl === -1 ? n : nl + 1;
+      // As Postgres's lexer: a -- comment ends at a line feed or a carriage return.
+      const nl = text.slice(i).search(/[\n\r]/);
+      i = nl === -1 ? n : i + nl + 1;
     } else if (c === '/' && next === '*') {
       let depth = 1;
       i += 2;
