@@ -119,6 +119,19 @@ describe('log_tables and the dash_logs_reader role', () => {
     expect(rows.map((r) => r.path)).toEqual(['/rest/v1/broken', '/rest/v1/missing', '/rest/v1/todos']);
   });
 
+  it('gives the planner the project and range as constants, so it estimates and prunes as for literals', async () => {
+    const from = minutesAgo(60, now);
+    const plan = await asReader<{ 'QUERY PLAN': string }>(`explain (costs off) select count(*) from log_tables.edge_logs`, { ref: REF, from, to: new Date(now) });
+    const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+    expect(text).not.toMatch(/InitPlan|current_setting|explorer_/);
+    expect(text).toContain(`project_ref = '${REF}'::text`);
+    // Only the partition that holds the last hour (or two around midnight) is left in the plan.
+    const days = new Set([from, new Date(now)].map((d) => d.toISOString().slice(0, 10).replace(/-/g, '')));
+    const scanned = [...text.matchAll(/on events_(\d{8})/g)].map((m) => m[1]);
+    expect(scanned.length).toBeGreaterThan(0);
+    expect(scanned.every((day) => days.has(day!))).toBe(true);
+  });
+
   it('migrates again without change, and migrates side by side with another database of the cluster', async () => {
     await migrateLogs(p.db);
     const others = await Promise.all([createTestDatabase('logsx'), createTestDatabase('logsy')]);

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { badRequest, HttpError, isStatementError } from '@dash/service-kit';
 import { ExplorerMessages, histogramIntervalSeconds, type EventsHistogram, type ExplorerQueryResult, type LogExplorerTable } from '@dash/contracts';
-import { cappedQuerySql, columnTypesSql, EXPLORER_SET_ROLE, EXPLORER_WRAP_PREFIX, explorerSessionSql, histogramSql } from '../sql/explorer';
+import { cappedQuerySql, columnTypesSql, EXPLORER_WRAP_PREFIX, explorerSessionSql, histogramSql } from '../sql/explorer';
 
 export interface ExplorerRun {
   ref: string;
@@ -66,7 +66,6 @@ export async function runExplorerQuery(pool: pg.Pool, run: ExplorerRun): Promise
     await client.query('begin read only');
     const session = explorerSessionSql({ ref: run.ref, from: run.from, to: run.to, statementTimeoutMs: run.statementTimeoutMs });
     await client.query(session.text, session.values);
-    await client.query(EXPLORER_SET_ROLE);
     const started = performance.now();
     const fetched = await client.query<unknown[]>({ text: cappedQuerySql(run.statement, run.maxRows), rowMode: 'array', types: resultTypes });
     const truncated = fetched.rows.length > run.maxRows;
@@ -103,9 +102,20 @@ async function countEvents(client: pg.PoolClient, run: ExplorerRun): Promise<Eve
   return { interval_seconds: interval, tables: [...tables], buckets: rows.map((r) => ({ start: r.start.toISOString(), count: Number(r.count) })) };
 }
 
+/** Oids below this are the built-in types, whose names never change (Postgres's FirstNormalObjectId). */
+const FIRST_NORMAL_OID = 16384;
+const builtinTypeNames = new Map<number, string>();
+
+/** The names of result column types: built-in ones looked up once per process, others each time. */
 async function columnTypeNames(client: pg.PoolClient, oids: number[]): Promise<Map<number, string>> {
-  if (oids.length === 0) return new Map();
-  const q = columnTypesSql(oids);
+  const missing = oids.filter((oid) => !builtinTypeNames.has(oid));
+  const names = new Map(oids.flatMap((oid) => (builtinTypeNames.has(oid) ? [[oid, builtinTypeNames.get(oid)!] as const] : [])));
+  if (missing.length === 0) return names;
+  const q = columnTypesSql(missing);
   const { rows } = await client.query<{ oid: number; name: string }>(q.text, q.values);
-  return new Map(rows.map((r) => [r.oid, r.name]));
+  for (const { oid, name } of rows) {
+    names.set(oid, name);
+    if (oid < FIRST_NORMAL_OID) builtinTypeNames.set(oid, name);
+  }
+  return names;
 }

@@ -16,20 +16,20 @@ export interface ExplorerSession {
 }
 
 /**
- * The settings of the explorer's read-only transaction, all local to it: the project and range the
- * `log_tables` views filter on, the statement timeout, a search path where unqualified names are the
- * log tables (then the catalog's functions; temporary objects last), and UTC for time functions.
+ * The settings of the explorer's read-only transaction, all local to it and made in one statement: the
+ * project and range the `log_tables` views filter on, the statement timeout, a search path where
+ * unqualified names are the log tables (then the catalog's functions; temporary objects last), UTC for
+ * time functions, and the reader role (`set_config('role', …, true)` is `set local role`).
  */
 export function explorerSessionSql(session: ExplorerSession): SqlQuery {
   return {
     text: `select set_config('dash.project_ref', $1, true), set_config('dash.range_from', $2, true),
       set_config('dash.range_to', $3, true), set_config('statement_timeout', $4, true),
-      set_config('search_path', '${EXPLORER_SCHEMA}, pg_catalog, pg_temp', true), set_config('TimeZone', 'UTC', true)`,
-    values: [session.ref, session.from.toISOString(), session.to.toISOString(), String(session.statementTimeoutMs)],
+      set_config('search_path', '${EXPLORER_SCHEMA}, pg_catalog, pg_temp', true), set_config('TimeZone', 'UTC', true),
+      set_config('role', $5, true)`,
+    values: [session.ref, session.from.toISOString(), session.to.toISOString(), String(session.statementTimeoutMs), EXPLORER_ROLE],
   };
 }
-
-export const EXPLORER_SET_ROLE = `set local role ${quoteIdent(EXPLORER_ROLE)}`;
 
 /**
  * The guarded statement with the rows it may return capped, one more than the browser sees to tell
