@@ -7,7 +7,6 @@ import { createFunctionStatement, dollarQuote, functionSignature, returnTypeSql 
 import { createIndexStatement, dropIndexStatement } from '../src/sql/ddl/indexes';
 import { createPublicationStatement, updatePublicationStatements } from '../src/sql/ddl/publications';
 import { createTriggerStatement, dropTriggerStatement, updateTriggerStatements } from '../src/sql/ddl/triggers';
-import { triggerArgs } from '../src/sql/catalog/triggers';
 
 /*
  * The database area's SQL builders, pure. Hostile names end up as quoted identifiers, hostile text as
@@ -125,11 +124,6 @@ describe('triggers', () => {
     ]);
     expect(updateTriggerStatements({ name: 't', table }, { enabled_mode: 'ALWAYS' })).toEqual([`alter table "app".${Q_HOSTILE} enable always trigger "t"`]);
     expect(dropTriggerStatement('t', table, true)).toBe(`drop trigger "t" on "app".${Q_HOSTILE} cascade`);
-  });
-
-  it('splits tgargs on NUL bytes and decodes UTF-8', () => {
-    expect(triggerArgs({ nargs: 3, args: Buffer.from('a\u0000ü名\u0000\u0000', 'utf8') })).toEqual(['a', 'ü名', '']);
-    expect(triggerArgs({ nargs: 0, args: Buffer.alloc(0) })).toEqual([]);
   });
 });
 

@@ -120,13 +120,15 @@ describe('triggers', () => {
   });
 
   it('creates a trigger with hostile name and arguments that fires, disables, enables and deletes it', async () => {
-    const body = { name: HOSTILE, table_id: tableId, function_schema: 'public', function_name: 'touch', activation: 'BEFORE', events: ['INSERT', 'UPDATE'], orientation: 'ROW', function_args: [UNICODE] };
+    const body = { name: HOSTILE, table_id: tableId, function_schema: 'public', function_name: 'touch', activation: 'BEFORE', events: ['INSERT', 'UPDATE'], orientation: 'ROW', function_args: [UNICODE, '', 'a\\b'] };
     const trigger = ok<PgTrigger>(await call('POST', '/triggers', body, 'developer'), databaseRoutes.createTrigger);
-    expect(trigger).toMatchObject({ name: HOSTILE, table: 'docs', schema: 'public', activation: 'BEFORE', orientation: 'ROW', events: ['INSERT', 'UPDATE'], enabled_mode: 'ORIGIN', function_args: [UNICODE], function_name: 'touch' });
+    expect(trigger).toMatchObject({ name: HOSTILE, table: 'docs', schema: 'public', activation: 'BEFORE', orientation: 'ROW', events: ['INSERT', 'UPDATE'], enabled_mode: 'ORIGIN', function_args: [UNICODE, '', 'a\\b'], function_name: 'touch' });
     await p.sql(`insert into public.docs (title) values ('a')`);
     expect((await p.sql(`select note from public.audit_log`)).rows.map((r) => r.note)).toEqual([UNICODE]);
 
-    ok<PgTrigger[]>(await call('GET', '/triggers', undefined, 'read_only'), databaseRoutes.listTriggers);
+    // The list (JSON made by Postgres) decodes the arguments as the create reply does.
+    const listed = ok<PgTrigger[]>(await call('GET', '/triggers', undefined, 'read_only'), databaseRoutes.listTriggers);
+    expect(listed.find((t) => t.id === trigger.id)?.function_args).toEqual([UNICODE, '', 'a\\b']);
     const disabled = ok<PgTrigger>(await call('PATCH', `/triggers/${trigger.id}`, { enabled_mode: 'DISABLED' }), databaseRoutes.updateTrigger);
     expect(disabled.enabled_mode).toBe('DISABLED');
     await p.sql(`insert into public.docs (title) values ('b')`);

@@ -1,16 +1,15 @@
 import { databasePlatformRoutes, type DatabaseWebhook, type ForeignDataWrapper, type SchemaMigration } from '@dash/contracts';
 import { addRoute, projectQuery, type ServiceApp } from '@dash/service-kit';
 import { listMigrationsQuery, migrationsTableShapeQuery, type MigrationsTableShape } from '../sql/catalog/migrations';
-import { triggerArgs, type TriggerRow } from '../sql/catalog/triggers';
 import { listWebhooksQuery } from '../sql/catalog/webhooks';
 import { listWrappersQuery } from '../sql/catalog/wrappers';
 import type { PgMetaContext } from '../app';
 
-type WebhookRow = Omit<DatabaseWebhook, 'url' | 'method' | 'timeout_ms'> & TriggerRow;
+type WebhookRow = Omit<DatabaseWebhook, 'url' | 'method' | 'timeout_ms'> & { function_args: string[] };
 
 /** `supabase_functions.http_request(url, method, headers, params, timeout_ms)`: only the target is shown. */
-export function toWebhook({ nargs, args, ...row }: WebhookRow): DatabaseWebhook {
-  const [url, method, , , timeout] = row.kind === 'http_request' ? triggerArgs({ nargs, args }) : [];
+export function toWebhook({ function_args, ...row }: WebhookRow): DatabaseWebhook {
+  const [url, method, , , timeout] = row.kind === 'http_request' ? function_args : [];
   const timeoutMs = timeout !== undefined && /^\d{1,9}$/.test(timeout) ? Number(timeout) : null;
   return { ...row, url: url ?? null, method: method ?? null, timeout_ms: timeoutMs };
 }

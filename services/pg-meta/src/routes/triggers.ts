@@ -1,8 +1,9 @@
 import { databaseRoutes, type PgTrigger } from '@dash/contracts';
-import { addRoute, notFound, projectQuery, type ServiceApp, type SqlQuery } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { sendJsonList } from '../db/catalog';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { relationNameQuery } from '../sql/catalog/relation-name';
-import { listTriggersQuery, triggerArgs, triggerIdQuery, triggerNameQuery, type TriggerRow } from '../sql/catalog/triggers';
+import { listTriggersQuery, triggerIdQuery, triggerNameQuery } from '../sql/catalog/triggers';
 import type { QualifiedName } from '../sql/ddl/names';
 import { createTriggerStatement, dropTriggerStatement, updateTriggerStatements } from '../sql/ddl/triggers';
 import type { PgMetaContext } from '../app';
@@ -13,15 +14,8 @@ export const triggerTableNotFound = (id: number) => `Table or view with id ${id}
 /** Tables, partitioned tables, views and foreign tables carry triggers. */
 const TRIGGER_RELKINDS = ['r', 'p', 'v', 'f'];
 
-type Row = Omit<PgTrigger, 'function_args'> & TriggerRow;
-const toTrigger = ({ nargs, args, ...row }: Row): PgTrigger => ({ ...row, function_args: triggerArgs({ nargs, args }) });
-
-async function readTriggers(run: (q: SqlQuery) => Promise<Row[]>, query: SqlQuery): Promise<PgTrigger[]> {
-  return (await run(query)).map(toTrigger);
-}
-
 async function readTrigger(tx: DdlTransaction, id: number): Promise<PgTrigger> {
-  const [trigger] = await readTriggers((q) => tx.query<Row>(q), listTriggersQuery({ id }));
+  const [trigger] = await tx.query<PgTrigger>(listTriggersQuery({ id }));
   if (!trigger) throw notFound(triggerNotFound(id));
   return trigger;
 }
@@ -33,12 +27,10 @@ async function triggerName(tx: DdlTransaction, id: number): Promise<{ name: stri
 }
 
 export function registerTriggerRoutes(app: ServiceApp, ctx: PgMetaContext): void {
-  addRoute(app, databaseRoutes.listTriggers, async ({ params, query }) =>
-    readTriggers((q) => projectQuery<Row>(ctx.pools, params.ref, q), listTriggersQuery(query)),
-  );
+  addRoute(app, databaseRoutes.listTriggers, async ({ params, query, reply }) => sendJsonList<PgTrigger>(reply, ctx.pools, params.ref, listTriggersQuery(query)));
 
   addRoute(app, databaseRoutes.getTrigger, async ({ params }) => {
-    const [trigger] = await readTriggers((q) => projectQuery<Row>(ctx.pools, params.ref, q), listTriggersQuery({ id: params.id }));
+    const [trigger] = await projectQuery<PgTrigger>(ctx.pools, params.ref, listTriggersQuery({ id: params.id }));
     if (!trigger) throw notFound(triggerNotFound(params.id));
     return trigger;
   });

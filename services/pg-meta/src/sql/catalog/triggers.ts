@@ -12,8 +12,7 @@ export interface TriggerListInput extends SchemaFilterInput {
 
 /**
  * postgres-meta's triggers (not the internal ones of constraints), decoded from `tgtype`'s bits:
- * 1 row, 2 before, 4 insert, 8 delete, 16 update, 32 truncate, 64 instead of. `tgargs` is returned raw
- * (NUL-separated bytes) and split by `triggerArgs`: text functions would mangle non-ASCII arguments.
+ * 1 row, 2 before, 4 insert, 8 delete, 16 update, 32 truncate, 64 instead of.
  */
 export function listTriggersQuery(input: TriggerListInput): SqlQuery {
   const params = new Params();
@@ -26,8 +25,7 @@ select
   t.oid::int8 as id,
   c.oid::int8 as table_id,
   case t.tgenabled when 'D' then 'DISABLED' when 'R' then 'REPLICA' when 'A' then 'ALWAYS' else 'ORIGIN' end as enabled_mode,
-  t.tgnargs as nargs,
-  t.tgargs as args,
+  ${triggerArgsSql('t')} as function_args,
   t.tgname as name,
   c.relname as table,
   n.nspname as schema,
@@ -55,23 +53,20 @@ ${page}`,
   };
 }
 
-/** A trigger row as the query returns it, before its arguments are decoded. */
-export interface TriggerRow {
-  nargs: number;
-  args: Buffer;
-}
-
-/** The trigger's arguments: `tgargs` holds each one followed by a NUL byte. */
-export function triggerArgs(row: TriggerRow): string[] {
-  const args: string[] = [];
-  let start = 0;
-  for (let i = 0; i < row.args.length && args.length < row.nargs; i++) {
-    if (row.args[i] === 0) {
-      args.push(row.args.subarray(start, i).toString('utf8'));
-      start = i + 1;
-    }
-  }
-  return args;
+/**
+ * A trigger's arguments as a JSON array of text. `tgargs` holds each argument followed by a NUL byte, in
+ * the database's encoding: the bytes between NULs are decoded one argument at a time (no text function
+ * can hold the NULs, and an escaped text of the whole would mangle non-ASCII arguments).
+ */
+export function triggerArgsSql(trigger: string): string {
+  return `coalesce((
+    select json_agg(pg_catalog.convert_from(substring(${trigger}.tgargs from a.start + 1 for a.stop - a.start), pg_catalog.getdatabaseencoding()) order by a.stop)
+    from (
+      select i as stop, coalesce(lag(i) over (order by i) + 1, 0) as start
+      from generate_series(0, length(${trigger}.tgargs) - 1) as i
+      where get_byte(${trigger}.tgargs, i) = 0
+    ) a
+  ), '[]')`;
 }
 
 /** Name and table of a trigger; none when there is none (or it is a constraint's). */
