@@ -11,6 +11,7 @@ export * from './logs';
 export * from './log-sources';
 export * from './warehouse';
 export * from './sizes';
+export * from './wording';
 export * from './table-editor';
 export * from './roles';
 export * from './grid-url';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, EmptyState, errorMessage, useProjectRef } from '@dash/shell-sdk';
-import { DEFAULT_LOG_TIME_RANGE, Messages, type ExplorerQueryResult, type LogTimeRange } from '@dash/contracts';
+import { DEFAULT_LOG_TIME_RANGE, Messages, plural, type ExplorerQueryResult, type LogTimeRange } from '@dash/contracts';
 import { useRunLogQueryMutation } from '../api/explorer';
 import { TimeRangePicker } from '../components/TimeRangePicker';
 import { EventsHistogram } from '../components/EventsHistogram';
@@ -27,10 +27,6 @@ function failure(error: unknown): { message: string; position?: number } {
   const data = (error as { data?: { position?: unknown } }).data;
   const position = typeof data?.position === 'number' ? data.position : undefined;
   return { message: errorMessage(error, Messages.somethingWentWrong), ...(position ? { position } : {}) };
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
 /**

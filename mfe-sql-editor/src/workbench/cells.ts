@@ -1,4 +1,4 @@
-import type { QueryColumn, StatementResult } from '@dash/contracts';
+import { plural, type QueryColumn, type StatementResult } from '@dash/contracts';
 
 /** How a result cell reads: null for SQL NULL, JSON for objects and arrays, the text of anything else. */
 export function cellText(value: unknown): string | null {
@@ -32,10 +32,6 @@ export function rowsToTsv(columns: readonly QueryColumn[], rows: readonly (reado
     if (row) lines.push(columns.map((_, i) => tsvField(row[i])).join('\t'));
   }
   return lines.join('\n');
-}
-
-export function plural(n: number, one: string, many: string): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
 export function formatDuration(ms: number): string {

@@ -84,3 +84,8 @@ export function quoteLiteral(value: string): string {
   if (value.includes('\u0000')) throw new Error('Literals cannot contain NUL');
   return `'${value.replace(/'/g, "''")}'`;
 }
+
+/** Escapes LIKE wildcards so a user's text matches literally (the default escape character `\`). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

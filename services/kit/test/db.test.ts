@@ -6,6 +6,7 @@ import {
   databaseOf,
   dropDatabase,
   ensureDatabase,
+  escapeLike,
   migrateSchema,
   quoteIdent,
   quoteLiteral,
@@ -72,6 +73,20 @@ describe('quoteIdent and quoteLiteral', () => {
     // Nothing was injected: the victim table is still there.
     const { rows } = await client.query(`select to_regclass('public.victims') is not null as there`);
     expect(rows[0].there).toBe(true);
+  });
+});
+
+describe('escapeLike', () => {
+  it('escapes %, _ and backslash so they match literally', async () => {
+    expect(escapeLike('100%_off\\x')).toBe('100\\%\\_off\\\\x');
+    expect(escapeLike('plain')).toBe('plain');
+    const pool = new pg.Pool({ connectionString: testServerUrl() });
+    try {
+      const { rows } = await pool.query(`select $1 like $2 as literal, 'abc' like $3 as wildcard`, ['100%_off\\x', escapeLike('100%_off\\x'), escapeLike('a_c')]);
+      expect(rows[0]).toEqual({ literal: true, wildcard: false });
+    } finally {
+      await pool.end();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { containsPattern, escapeLike, parseSchemaList, schemaFilter, SYSTEM_SCHEMAS } from '../src/sql/filters';
+import { containsPattern, parseSchemaList, schemaFilter, SYSTEM_SCHEMAS } from '../src/sql/filters';
 import { listEntitiesQuery } from '../src/sql/entities';
 import { listPoliciesQuery } from '../src/sql/policies';
 import { listSchemasQuery } from '../src/sql/schemas';
@@ -26,19 +26,6 @@ describe('schema filters', () => {
       include: ['pg_catalog', 'app'],
       exclude: ['app'],
     });
-  });
-});
-
-describe('LIKE escaping', () => {
-  it('escapes %, _ and backslash', () => {
-    expect(escapeLike('100%_off\\x')).toBe('100\\%\\_off\\\\x');
-    expect(escapeLike('plain')).toBe('plain');
-  });
-
-  it('builds a trimmed substring pattern, or null for a blank search', () => {
-    expect(containsPattern('  a%b ')).toBe('%a\\%b%');
-    expect(containsPattern('   ')).toBeNull();
-    expect(containsPattern(undefined)).toBeNull();
   });
 });
 
@@ -124,5 +111,13 @@ describe('catalog query builders', () => {
 
   it('looks type names up by oid', () => {
     expect(typeNamesQuery([23, 25]).values).toEqual([[23, 25]]);
+  });
+});
+
+describe('search patterns', () => {
+  it('builds a trimmed substring pattern with LIKE wildcards escaped, or null for a blank search', () => {
+    expect(containsPattern('  a%b ')).toBe('%a\\%b%');
+    expect(containsPattern('   ')).toBeNull();
+    expect(containsPattern(undefined)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { EmptyState, Spinner } from '@dash/shell-sdk';
-import { Messages, SQL_EDITOR_MAX_ROWS, type QueryRun, type StatementResult } from '@dash/contracts';
-import { commandOutcome, formatDuration, plural, resultLabel } from '../cells';
+import { Messages, plural, SQL_EDITOR_MAX_ROWS, type QueryRun, type StatementResult } from '@dash/contracts';
+import { commandOutcome, formatDuration, resultLabel } from '../cells';
 import type { Outcome, SqlFailure } from '../outcome';
 import type { TextLocation } from '../sql-text';
 import { PlanTree } from './PlanTree';

@@ -1,3 +1,5 @@
+import { escapeLike } from '@dash/service-kit';
+
 /** Schemas postgres-meta hides unless `include_system_schemas` is set. */
 export const SYSTEM_SCHEMAS: readonly string[] = ['information_schema', 'pg_catalog', 'pg_toast'];
 
@@ -29,10 +31,6 @@ export function schemaFilter(input: SchemaFilterInput): { include: string[] | nu
   return { include: null, exclude: [...new Set([...system, ...exclude])] };
 }
 
-/** Escapes LIKE wildcards so the user's text matches literally (default escape character `\`). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** A case-insensitive substring pattern for ILIKE, or null when the trimmed search is empty. */
 export function containsPattern(search: string | undefined): string | null {

@@ -1,5 +1,6 @@
 import { parse } from 'libpg-query';
 import { HttpError } from '@dash/service-kit';
+import { plural } from '@dash/contracts';
 
 /*
  * A snippet name and a one-line description derived from SQL, locally: the text is parsed with the
@@ -84,7 +85,6 @@ const noun = (name: string) => name.replace(/_+/g, ' ').trim();
 
 const sentence = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
 const lowerFirst = (text: string) => (text ? text[0]!.toLowerCase() + text.slice(1) : text);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "a", "a and b", "a, b and c"; more than `max` items end with "and N more". */
 function listing(items: string[], max = 3): string {
