@@ -67,6 +67,16 @@ export const ErrorReply = Type.Object(
   },
   { $id: 'ErrorReply' },
 );
+
+/** SQLSTATE of a column that does not exist: Postgres's, and the rows routes' for a sort or filter on one. */
+export const UNDEFINED_COLUMN = '42703';
+
+/** The `code` of a failed call's error reply (`{ data: ErrorReply }` as RTK Query holds it), if it has one. */
+export function errorReplyCode(error: unknown): string | undefined {
+  const data = (error as { data?: unknown } | null | undefined)?.data;
+  const code = data && typeof data === 'object' ? (data as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
 export type ErrorReply = Static<typeof ErrorReply>;
 
 export const RefParams = Type.Object({ ref: Type.String({ pattern: '^[a-z0-9-]{1,64}$' }) });

@@ -156,7 +156,7 @@ describe('selectRows', () => {
 
   it('refuses unknown columns, bad is values, empty in lists and values of the wrong type with a 400', async () => {
     const unknown = await select('people', { filters: [{ column: 'nope', operator: 'eq', value: '1' }] });
-    expect(unknown).toEqual({ status: 400, body: expect.objectContaining({ message: 'Column "nope" does not exist on table "public"."people"' }) });
+    expect(unknown).toEqual({ status: 400, body: expect.objectContaining({ message: 'Column "nope" does not exist on table "public"."people"', code: '42703' }) });
     const sort = await select('people', { sorts: [{ column: 'ghost', ascending: true }] });
     expect(sort.status).toBe(400);
     expect(sort.body).toMatchObject({ message: expect.stringContaining('"ghost"') });

@@ -1,3 +1,4 @@
+import { UNDEFINED_COLUMN } from '@dash/contracts';
 import { badRequest, type SqlQuery } from '@dash/service-kit';
 
 /** A column as the row builders need it: how to quote, compare, cut and cast its values. */
@@ -88,7 +89,7 @@ export function toTableMeta(row: TableMetaRow): TableMeta {
 /** The table's column of that name; an unknown name is the client's mistake. */
 export function columnOf(table: TableMeta, name: string): RowColumn {
   const column = table.columns.find((c) => c.name === name);
-  if (!column) throw badRequest(`Column "${name}" does not exist on table "${table.schema}"."${table.name}"`);
+  if (!column) throw badRequest(`Column "${name}" does not exist on table "${table.schema}"."${table.name}"`, UNDEFINED_COLUMN);
   return column;
 }
 
