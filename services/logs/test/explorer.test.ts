@@ -340,5 +340,12 @@ describe('GET /:ref/explorer/recent', () => {
     expect(list).toHaveLength(LOG_EXPLORER_RECENT_LIMIT);
     expect(list[0]).toBe(`select ${LOG_EXPLORER_RECENT_LIMIT + 4}`);
     expect(list).not.toContain('select 0');
+    // The oldest kept query run again moves to the top; still as many are kept, none twice.
+    await recordRecentQuery(p.pool, 'busy-user', REF, 'select 5');
+    const again = await recent('busy-user');
+    expect(again).toHaveLength(LOG_EXPLORER_RECENT_LIMIT);
+    expect(again[0]).toBe('select 5');
+    expect(new Set(again).size).toBe(LOG_EXPLORER_RECENT_LIMIT);
+    expect(again).toContain('select 6');
   });
 });

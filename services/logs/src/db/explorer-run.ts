@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { badRequest, HttpError, isStatementError } from '@dash/service-kit';
 import { ExplorerMessages, histogramIntervalSeconds, type EventsHistogram, type ExplorerQueryResult, type LogExplorerTable } from '@dash/contracts';
-import { cappedQuerySql, columnTypesSql, EXPLORER_WRAP_PREFIX, explorerSessionSql, histogramSql } from '../sql/explorer';
+import { cappedQuerySql, columnTypesSql, EXPLORER_WRAP_PREFIX, explorerBeginSql, histogramSql } from '../sql/explorer';
 
 export interface ExplorerRun {
   ref: string;
@@ -57,22 +57,20 @@ function statementError(error: pg.DatabaseError, run: ExplorerRun): HttpError {
  * Runs a guarded explorer query in one read-only transaction as `dash_logs_reader`, with the project,
  * range and statement timeout set locally: at most `maxRows` rows come back (one more is read to tell
  * that there were more), then the histogram of the tables it read, in the same snapshot. Postgres
- * errors become 400s.
+ * errors become 400s. The rollback runs after the answer is ready, off its path: the client goes back to
+ * the pool only once it has (a failed rollback destroys the client instead).
  */
 export async function runExplorerQuery(pool: pg.Pool, run: ExplorerRun): Promise<ExplorerQueryResult> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('begin read only');
-    const session = explorerSessionSql({ ref: run.ref, from: run.from, to: run.to, statementTimeoutMs: run.statementTimeoutMs });
-    await client.query(session.text, session.values);
+    await client.query(explorerBeginSql({ ref: run.ref, from: run.from, to: run.to, statementTimeoutMs: run.statementTimeoutMs }));
     const started = performance.now();
     const fetched = await client.query<unknown[]>({ text: cappedQuerySql(run.statement, run.maxRows), rowMode: 'array', types: resultTypes });
     const truncated = fetched.rows.length > run.maxRows;
     const durationMs = performance.now() - started;
     const histogram = run.histogram ? await countEvents(client, run) : null;
     const names = await columnTypeNames(client, fetched.fields.map((f) => f.dataTypeID));
-    await client.query('rollback');
     return {
       columns: fetched.fields.map((f) => ({ name: f.name, type: names.get(f.dataTypeID) ?? 'unknown' })),
       rows: fetched.rows.slice(0, run.maxRows),
@@ -83,14 +81,12 @@ export async function runExplorerQuery(pool: pg.Pool, run: ExplorerRun): Promise
       duration_ms: Math.round(durationMs * 1000) / 1000,
     };
   } catch (error) {
-    if (isStatementError(error)) {
-      await client.query('rollback').catch((e: Error) => (broken = e));
-      throw statementError(error, run);
-    }
+    if (isStatementError(error)) throw statementError(error, run);
     broken = error as Error;
     throw error;
   } finally {
-    client.release(broken);
+    if (broken) client.release(broken);
+    else client.query('rollback').then(() => client.release(), (e: Error) => client.release(e));
   }
 }
 

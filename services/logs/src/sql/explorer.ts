@@ -1,5 +1,5 @@
 import type { LogExplorerTable } from '@dash/contracts';
-import { quoteIdent, type SqlQuery } from '@dash/service-kit';
+import { quoteIdent, quoteLiteral, type SqlQuery } from '@dash/service-kit';
 
 /** The role explorer queries run as (migration 0010_explorer): it can read the `log_tables` views only. */
 export const EXPLORER_ROLE = 'dash_logs_reader';
@@ -16,19 +16,23 @@ export interface ExplorerSession {
 }
 
 /**
- * The settings of the explorer's read-only transaction, all local to it and made in one statement: the
- * project and range the `log_tables` views filter on, the statement timeout, a search path where
- * unqualified names are the log tables (then the catalog's functions; temporary objects last), UTC for
- * time functions, and the reader role (`set_config('role', …, true)` is `set local role`).
+ * Opens the explorer's read-only transaction and makes its settings, all local to it, in one round trip
+ * (a simple query of two statements; every value is a quoted literal): the project and range the
+ * `log_tables` views filter on, the statement timeout, a search path where unqualified names are the
+ * log tables (then the catalog's functions; temporary objects last), UTC for time functions, and the
+ * reader role (`set_config('role', …, true)` is `set local role`).
  */
-export function explorerSessionSql(session: ExplorerSession): SqlQuery {
-  return {
-    text: `select set_config('dash.project_ref', $1, true), set_config('dash.range_from', $2, true),
-      set_config('dash.range_to', $3, true), set_config('statement_timeout', $4, true),
-      set_config('search_path', '${EXPLORER_SCHEMA}, pg_catalog, pg_temp', true), set_config('TimeZone', 'UTC', true),
-      set_config('role', $5, true)`,
-    values: [session.ref, session.from.toISOString(), session.to.toISOString(), String(session.statementTimeoutMs), EXPLORER_ROLE],
-  };
+export function explorerBeginSql(session: ExplorerSession): string {
+  const settings: Array<[string, string]> = [
+    ['dash.project_ref', session.ref],
+    ['dash.range_from', session.from.toISOString()],
+    ['dash.range_to', session.to.toISOString()],
+    ['statement_timeout', String(Math.trunc(session.statementTimeoutMs))],
+    ['search_path', `${EXPLORER_SCHEMA}, pg_catalog, pg_temp`],
+    ['TimeZone', 'UTC'],
+    ['role', EXPLORER_ROLE],
+  ];
+  return `begin read only; select ${settings.map(([name, value]) => `set_config(${quoteLiteral(name)}, ${quoteLiteral(value)}, true)`).join(', ')}`;
 }
 
 /**
@@ -67,22 +71,26 @@ export function columnTypesSql(oids: readonly number[]): SqlQuery {
   return { text: `select oid::int as oid, format_type(oid, null) as name from pg_catalog.pg_type where oid = any($1::oid[])`, values: [[...new Set(oids)]] };
 }
 
-/** Records a query the user ran; one run before moves to the top. */
-export function recordRecentSql(userId: string, ref: string, sql: string): SqlQuery {
+/**
+ * Records a query the user ran (one run before moves to the top) and forgets all but their newest
+ * `keep` in the project, in one statement. The delete reads the table as it was before the insert, so
+ * it keeps the recorded query and the newest `keep - 1` others.
+ */
+export function recordRecentSql(userId: string, ref: string, sql: string, keep: number): SqlQuery {
   return {
-    text: `insert into logs.explorer_recent (user_id, project_ref, sql) values ($1, $2, $3)
-      on conflict (user_id, project_ref, sql_hash) do update set ran_at = now()`,
-    values: [userId, ref, sql],
-  };
-}
-
-/** Forgets all but the user's newest `keep` queries in the project. */
-export function pruneRecentSql(userId: string, ref: string, keep: number): SqlQuery {
-  return {
-    text: `delete from logs.explorer_recent where user_id = $1 and project_ref = $2 and id not in (
-        select id from logs.explorer_recent where user_id = $1 and project_ref = $2 order by ran_at desc, id limit $3
-      )`,
-    values: [userId, ref, keep],
+    text: `with recorded as (
+        insert into logs.explorer_recent (user_id, project_ref, sql) values ($1, $2, $3)
+        on conflict (user_id, project_ref, sql_hash) do update set ran_at = now()
+        returning id
+      ), kept as (
+        select id from recorded
+        union all
+        (select id from logs.explorer_recent
+          where user_id = $1 and project_ref = $2 and id not in (select id from recorded)
+          order by ran_at desc, id limit $4 - 1)
+      )
+      delete from logs.explorer_recent where user_id = $1 and project_ref = $2 and id not in (select id from kept)`,
+    values: [userId, ref, sql, keep],
   };
 }
 
