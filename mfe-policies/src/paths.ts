@@ -7,6 +7,7 @@ function withSchema(path: string, schema: string): string {
 
 export const policyPaths = {
   index: (ref: string) => `/project/${ref}/auth/policies`,
-  editor: (ref: string, schema = DEFAULT_SCHEMA) => withSchema(`/project/${ref}/editor`, schema),
+  /** The table editor with its new-table form open, on `schema` (the editor's `new=table` request). */
+  newTable: (ref: string, schema = DEFAULT_SCHEMA) => `/project/${ref}/editor?${new URLSearchParams({ ...(schema === DEFAULT_SCHEMA ? {} : { schema }), new: 'table' })}`,
   table: (ref: string, tableId: number, schema = DEFAULT_SCHEMA) => withSchema(`/project/${ref}/editor/${tableId}`, schema),
 };

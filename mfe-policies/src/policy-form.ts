@@ -112,11 +112,17 @@ export const HIDDEN_ROLES: readonly string[] = [
   'supabase_storage_admin',
 ];
 
-export const isHiddenRole = (name: string) => HIDDEN_ROLES.includes(name) || name.startsWith('pg_');
+/**
+ * Roles no policy is written for: the spec's hidden ones and `pg_` roles, superusers (row-level
+ * security never applies to them), and login roles that bypass it: the connections the product itself
+ * uses (the project's admin, read-only and storage roles), which policies never reach either.
+ */
+export const isHiddenRole = (role: Pick<PgRole, 'name' | 'is_superuser' | 'can_login' | 'can_bypass_rls'>) =>
+  HIDDEN_ROLES.includes(role.name) || role.name.startsWith('pg_') || role.is_superuser || (role.can_login && role.can_bypass_rls);
 
 /** The role picker's choices: the database's roles without the hidden ones, plus any the policy already names. */
 export function pickableRoles(roles: readonly PgRole[], chosen: readonly string[]): string[] {
-  const names = roles.map((r) => r.name).filter((name) => !isHiddenRole(name));
+  const names = roles.filter((r) => !isHiddenRole(r)).map((r) => r.name);
   return [...new Set([...names, ...chosen.filter((name) => name !== 'public')])].sort((a, b) => a.localeCompare(b));
 }
 
@@ -126,7 +132,7 @@ export function pickableRoles(roles: readonly PgRole[], chosen: readonly string[
  */
 export function previewRoles(roles: readonly PgRole[]): string[] {
   const others = roles
-    .filter((r) => !r.is_superuser && !isHiddenRole(r.name) && r.name !== 'anon' && r.name !== 'authenticated')
+    .filter((r) => !isHiddenRole(r) && r.name !== 'anon' && r.name !== 'authenticated')
     .map((r) => r.name)
     .sort((a, b) => a.localeCompare(b));
   return ['anon', 'authenticated', ...others];

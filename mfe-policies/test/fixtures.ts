@@ -58,13 +58,16 @@ export const policiesReply: RouteReply<typeof pgMetaRoutes.listPolicies> = [
   policy(30003, 16392, 'profiles', 'Profiles are public', 'SELECT', ['public']),
 ];
 
-/** The database's roles as the service lists them: the spec's hidden ones included, for the picker to leave out. */
+/** The database's roles as the service lists them: the spec's hidden ones and the product's own included, for the picker to leave out. */
 export const rolesReply: RouteReply<typeof rolesRoutes.listRoles> = [
   ...bootstrapRoles(),
   pgRole(16389, 'pgbouncer', { can_login: true }),
   pgRole(16390, 'supabase_admin', { is_superuser: true, can_login: true }),
   pgRole(16391, 'supabase_auth_admin', { can_login: true }),
   pgRole(16392, 'supabase_storage_admin', { can_login: true }),
+  // The project's own connection roles (admin, read-only, storage): login roles that bypass RLS.
+  pgRole(16395, 'dash_project_admin', { can_login: true, can_bypass_rls: true, can_create_role: true }),
+  pgRole(16396, 'dash_project_storage', { can_login: true, can_bypass_rls: true }),
   pgRole(16393, 'editor'),
   pgRole(16394, 'auditor'),
 ];

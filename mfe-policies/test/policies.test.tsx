@@ -58,17 +58,17 @@ describe('policies screen', () => {
     expect(more.getAttribute('title')).toBe('editor, auditor');
   });
 
-  it("keeps the spec's '+ N more roles' wording verbatim for one more role, and lists three or fewer roles whole", async () => {
+  it("says '+ 1 more role' in the singular for one more role, and lists three or fewer roles whole", async () => {
     const four = { ...policiesReply[0]!, roles: ['anon', 'authenticated', 'service_role', 'editor'] };
     const three = { ...policiesReply[1]!, roles: ['anon', 'authenticated', 'editor'] };
     mockFetch(answers('owner', { 'GET /api/pg-meta/default/policies': { body: [four, three] } }));
     renderArea(PoliciesRoutes, { mount, url });
     const countries = await screen.findByRole('region', { name: 'Table countries' });
-    const more = within(countries).getByText('+ 1 more roles');
+    const more = within(countries).getByText('+ 1 more role');
     expect(more.getAttribute('title')).toBe('editor');
     const profiles = screen.getByRole('region', { name: 'Table profiles' });
     expect(Array.from(profiles.querySelectorAll('code.pol-role')).map((c) => c.textContent)).toEqual(['anon', 'authenticated', 'editor']);
-    expect(within(profiles).queryByText(/more roles/)).toBeNull();
+    expect(within(profiles).queryByText(/more role/)).toBeNull();
   });
 
   it("says 'No policies created yet' for a table without policies", async () => {
@@ -79,21 +79,21 @@ describe('policies screen', () => {
     expect(within(audit).queryByRole('table')).toBeNull();
   });
 
-  it("offers 'Create a table' in the table editor for a schema without tables", async () => {
+  it("offers 'Create a table', which opens the table editor's new-table form on a schema without tables", async () => {
     const fetchMock = mockFetch(
       answers('owner', { 'GET /api/pg-meta/default/tables': { body: [] }, 'GET /api/pg-meta/default/policies': { body: [] } }),
     );
     renderArea(PoliciesRoutes, { mount, url: `${url}?schema=sales` });
     const create = await screen.findByRole('link', { name: 'Create a table' });
-    expect(create.getAttribute('href')).toBe('/project/default/editor?schema=sales');
+    expect(create.getAttribute('href')).toBe('/project/default/editor?schema=sales&new=table');
     expect(screen.queryAllByRole('region')).toHaveLength(0);
     expect(paramOf(fetchMock.calls, '/tables', 'included_schemas')).toEqual(['sales']);
   });
 
-  it("links 'Create a table' to /project/{ref}/editor for the public schema", async () => {
+  it("links 'Create a table' to /project/{ref}/editor?new=table for the public schema", async () => {
     mockFetch(answers('owner', { 'GET /api/pg-meta/default/tables': { body: [] }, 'GET /api/pg-meta/default/policies': { body: [] } }));
     renderArea(PoliciesRoutes, { mount, url });
-    expect((await screen.findByRole('link', { name: 'Create a table' })).getAttribute('href')).toBe('/project/default/editor');
+    expect((await screen.findByRole('link', { name: 'Create a table' })).getAttribute('href')).toBe('/project/default/editor?new=table');
   });
 
   it('filters the cards by the trimmed search, by table name or by table id', async () => {

@@ -92,7 +92,7 @@ describe('payloads', () => {
 });
 
 describe('roles', () => {
-  it("leaves the spec's hidden roles out of the picker and keeps the policy's own", () => {
+  it("leaves the spec's hidden roles, superusers and the product's own login roles out of the picker and keeps the policy's own", () => {
     expect(pickableRoles(rolesReply, [])).toEqual(['anon', 'auditor', 'authenticated', 'editor', 'service_role']);
     expect(pickableRoles(rolesReply, ['postgres', 'public'])).toContain('postgres');
     expect(pickableRoles(rolesReply, ['postgres', 'public'])).not.toContain('public');

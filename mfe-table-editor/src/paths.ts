@@ -5,6 +5,9 @@ function withSchema(path: string, schema: string): string {
   return schema === DEFAULT_SCHEMA ? path : `${path}?${new URLSearchParams({ schema })}`;
 }
 
+/** The query parameter of a link that opens the table editor with the new-table form (`new=table`). */
+export const NEW_TABLE_PARAM = 'new';
+
 export const editorPaths = {
   index: (ref: string, schema = DEFAULT_SCHEMA) => withSchema(`/project/${ref}/editor`, schema),
   table: (ref: string, id: number, schema = DEFAULT_SCHEMA) => withSchema(`/project/${ref}/editor/${id}`, schema),

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { mockFetch, renderArea } from '@dash/shell-sdk/testing';
+import { bootstrapRoles, mockFetch, pgRole, renderArea } from '@dash/shell-sdk/testing';
 import { CHANGES_SAVED_INDICATOR_MS, Messages } from '@dash/contracts';
 import { TableEditorRoutes } from '../src/TableEditorRoutes';
 import {
@@ -13,9 +13,11 @@ import {
   SELECT,
   TRUNCATE,
   UPDATE,
+  VALUE,
   countryRow,
   gridAnswers,
   noKeyTable,
+  rowsReply,
 } from './grid-fixtures';
 import { giveElementsASize } from './grid-setup';
 
@@ -110,7 +112,7 @@ describe('grid: cell editing', () => {
     await userEvent.type(area, '"XX"}');
     await userEvent.keyboard('{Enter}');
     await screen.findByText(Messages.changesSaved);
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { data: { iso: 'XX' } } }]);
+    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { data: '{"iso":"XX"}' } }]);
   });
 
   it('edits booleans and enums with a choice, NULL included', async () => {
@@ -331,15 +333,20 @@ describe('grid: impersonation', () => {
     await waitFor(async () => expect(await fetchMock.bodiesOf(DELETE)).toEqual([{ matches: [{ id: 1 }] }]));
   });
 
-  it('offers the database roles besides the built-in ones', async () => {
-    const pgRole = (id: number, name: string) => ({
-      id, name, is_superuser: false, can_create_db: false, can_create_role: false, inherit_role: true, can_login: false, is_replication_role: false,
-      can_bypass_rls: false, active_connections: 0, connection_limit: -1, password: '********', valid_until: null, config: null,
-    });
-    const { fetchMock } = await openGrid('owner', { [`GET ${API}/roles`]: { body: [pgRole(1, 'postgres'), pgRole(2, 'anon'), pgRole(3, 'reporting')] } });
+  it('offers the database roles besides the built-in ones, but none it cannot act as', async () => {
+    const roles = [
+      ...bootstrapRoles(),
+      pgRole(20, 'reporting'),
+      pgRole(21, 'pg_read_all_data'),
+      pgRole(22, 'postgres_admin_copy', { is_superuser: true }),
+      pgRole(23, 'dash_project_ro', { can_login: true, can_bypass_rls: true }),
+      pgRole(24, 'pgbouncer', { can_login: true }),
+    ];
+    const { fetchMock } = await openGrid('owner', { [`GET ${API}/roles`]: { body: roles } });
     await userEvent.click(screen.getByRole('button', { name: 'Role: postgres (default)' }));
     const other = await screen.findByRole('combobox', { name: 'Other role' });
-    await waitFor(() => expect(within(other).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose a role', 'reporting']));
+    // service_role is a NOLOGIN role requests act as; authenticator, dashboard_user and the rest are not.
+    await waitFor(() => expect(within(other).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose a role', 'service_role', 'reporting']));
     await userEvent.selectOptions(other, 'reporting');
     await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await waitFor(async () => expect((await fetchMock.bodiesOf(SELECT)).at(-1)).toMatchObject({ role: { role: 'reporting' } }));
@@ -361,7 +368,7 @@ describe('grid: row panel and context menu', () => {
     await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Inserted a row into countries')).toBeTruthy();
-    expect(await fetchMock.bodiesOf(INSERT)).toEqual([{ values: { name: 'Wakanda', data: { iso: 'WK' }, continent: 'Africa' } }]);
+    expect(await fetchMock.bodiesOf(INSERT)).toEqual([{ values: { name: 'Wakanda', data: '{"iso":"WK"}', continent: 'Africa' } }]);
     expect(screen.queryByRole('dialog', { name: 'Insert a new row into countries' })).toBeNull();
     await waitFor(async () => expect((await fetchMock.bodiesOf(SELECT)).length).toBe(2));
   });
@@ -420,5 +427,157 @@ describe('grid: row panel and context menu', () => {
     await waitFor(() => expect(warn.mock.calls.some(([message]) => String(message).includes('Could not copy'))).toBe(true));
     expect(screen.queryByRole('alert')).toBeNull();
     warn.mockRestore();
+  });
+});
+
+describe('grid: the row panel keeps every value whole', () => {
+  const LONG = 'x'.repeat(50);
+  /** A page whose second row has its name cut, as the service sends a value over the cell limit. */
+  const cutPage = () => {
+    const page = rowsReply(1, 3, [{ row: 1, column: 'name' }]);
+    page.rows[1].name = `${LONG.slice(0, 10)}...`;
+    return page;
+  };
+  const editRow = async (row: number) => {
+    fireEvent.contextMenu(cell('name', row));
+    await userEvent.click(within(screen.getByRole('menu', { name: 'Row actions' })).getByRole('menuitem', { name: 'Edit row' }));
+    return screen.getByRole('dialog', { name: 'Update row from countries' });
+  };
+
+  it('loads a cut value in full before its field can be edited, and never writes the cut text back', async () => {
+    const { fetchMock } = await openGrid('owner', { [SELECT]: { body: cutPage() }, [VALUE]: { body: { value: LONG } } });
+    const panel = await editRow(1);
+    const name = within(panel).getByLabelText(/^name/) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe(LONG));
+    expect(name.disabled).toBe(false);
+    expect(await fetchMock.bodiesOf(VALUE)).toEqual([{ match: { id: 2 }, column: 'name' }]);
+
+    // Another field changed: the untouched long value is not sent at all.
+    await userEvent.clear(within(panel).getByLabelText(/^capital_id/));
+    await userEvent.type(within(panel).getByLabelText(/^capital_id/), '5');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 2 }, values: { capital_id: '5' } }]));
+
+    // An edit of the long value sends the whole edited text.
+    const again = await editRow(1);
+    const field = within(again).getByLabelText(/^name/) as HTMLInputElement;
+    await waitFor(() => expect(field.value).toBe(LONG));
+    await userEvent.type(field, '!');
+    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 2 }, values: { name: `${LONG}!` } }));
+  });
+
+  it('keeps a cut field read-only, and out of the save, when its full value cannot be loaded', async () => {
+    const { fetchMock } = await openGrid('owner', {
+      [SELECT]: { body: cutPage() },
+      [VALUE]: { status: 404, body: { statusCode: 404, error: 'Not Found', message: 'The row was not found' } },
+    });
+    const panel = await editRow(1);
+    expect(await within(panel).findByText(/The full value could not be loaded, so this field is not saved: The row was not found/)).toBeTruthy();
+    expect((within(panel).getByLabelText(/^name/) as HTMLInputElement).disabled).toBe(true);
+    await userEvent.type(within(panel).getByLabelText(/^capital_id/), '9');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 2 }, values: { capital_id: '209' } }]));
+  });
+
+  it('round-trips a JSON string, number and null: shown as JSON, untouched ones not sent, edits sent as JSON text', async () => {
+    const page = rowsReply(1, 3);
+    page.rows[0].data = 'str';
+    page.rows[1].data = 42;
+    const { fetchMock } = await openGrid('owner', { [SELECT]: { body: page } });
+    expect(cell('data', 0).textContent).toBe('"str"');
+    expect(cell('data', 1).textContent).toBe('42');
+
+    let panel = await editRow(0);
+    const data = within(panel).getByLabelText(/^data/) as HTMLTextAreaElement;
+    expect(data.value).toBe('"str"');
+    await userEvent.type(within(panel).getByLabelText(/^capital_id/), '1');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { capital_id: '101' } }]));
+    expect(screen.queryByText(Messages.invalidJson)).toBeNull();
+
+    panel = await editRow(1);
+    const number = within(panel).getByLabelText(/^data/) as HTMLTextAreaElement;
+    expect(number.value).toBe('42');
+    await userEvent.clear(number);
+    await userEvent.type(number, '"other"');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 2 }, values: { data: '"other"' } }));
+
+    panel = await editRow(2);
+    await userEvent.clear(within(panel).getByLabelText(/^data/));
+    await userEvent.type(within(panel).getByLabelText(/^data/), 'null');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    // JSON null, not SQL NULL (which an emptied field sends).
+    await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 3 }, values: { data: 'null' } }));
+  });
+
+  it("asks 'Discard changes' when Escape or Cancel would drop an edit, and closes an untouched panel at once", async () => {
+    const { fetchMock } = await openGrid();
+    let panel = await editRow(1);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Update row from countries' })).toBeNull();
+    expect(screen.queryByRole('dialog', { name: Messages.discardChanges })).toBeNull();
+
+    panel = await editRow(1);
+    await userEvent.type(within(panel).getByLabelText(/^name/), ' half done');
+    await userEvent.keyboard('{Escape}');
+    const ask = screen.getByRole('dialog', { name: Messages.discardChanges });
+    await userEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect((within(panel).getByLabelText(/^name/) as HTMLInputElement).value).toBe('Country 2 half done');
+
+    await userEvent.click(within(panel).getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: Messages.discardChanges })).getByRole('button', { name: Messages.discardChanges }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Update row from countries' })).toBeNull());
+    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([]);
+  });
+});
+
+describe('grid: copy and paste', () => {
+  /** A clipboard event's data as the browser gives it: what is set, and what a paste reads. */
+  const clipboard = (text = '') => {
+    const data = new Map<string, string>([['text/plain', text]]);
+    return { setData: (type: string, value: string) => data.set(type, value), getData: (type: string) => data.get(type) ?? '', data };
+  };
+
+  it("copies the selected cell's value with Ctrl/Cmd+C, JSON as JSON", async () => {
+    await openGrid('read_only');
+    await userEvent.click(cell('name', 1));
+    const copied = clipboard();
+    fireEvent.copy(cell('name', 1), { clipboardData: copied });
+    expect(copied.data.get('text/plain')).toBe('Country 2');
+
+    await userEvent.click(cell('data', 0));
+    const json = clipboard();
+    fireEvent.copy(cell('data', 0), { clipboardData: json });
+    expect(json.data.get('text/plain')).toBe('{"iso":"C1"}');
+  });
+
+  it('writes pasted text into the selected cell, and nothing when the clipboard has no text', async () => {
+    const { fetchMock } = await openGrid();
+    await userEvent.click(cell('name', 0));
+    fireEvent.paste(cell('name', 0), { clipboardData: clipboard('') });
+    // No editor opened on the paste, so leaving the cell has nothing to commit.
+    expect(screen.queryByRole('textbox', { name: 'Edit name' })).toBeNull();
+    await userEvent.click(cell('capital_id', 2));
+    expect(cell('name', 0).textContent).toBe('Country 1');
+    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([]);
+
+    await userEvent.click(cell('name', 0));
+    fireEvent.paste(cell('name', 0), { clipboardData: clipboard('Pasted') });
+    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { name: 'Pasted' } }]));
+    expect(cell('name', 0).textContent).toBe('Pasted');
+  });
+
+  it('leaves copy and paste inside a cell editor to the editor', async () => {
+    const { fetchMock } = await openGrid();
+    await userEvent.dblClick(cell('name', 0));
+    const input = screen.getByRole('textbox', { name: 'Edit name' });
+    const copied = clipboard();
+    fireEvent.copy(input, { clipboardData: copied });
+    fireEvent.paste(input, { clipboardData: clipboard('from outside') });
+    expect(copied.data.get('text/plain')).toBe('');
+    expect(screen.getByRole('textbox', { name: 'Edit name' })).toBeTruthy();
+    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([]);
   });
 });

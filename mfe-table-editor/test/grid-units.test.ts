@@ -2,7 +2,8 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { GRID_MIN_COLUMN_WIDTH, Messages, tableEditorRoutes } from '@dash/contracts';
 import { CsvRecordCounter } from '../src/api/rows';
-import { columnAccess, defaultColumnWidth, parseCellInput, toPgArrayLiteral, toWriteValue, typeHint } from '../src/grid/cells';
+import { cellText, columnAccess, defaultColumnWidth, editText, parseCellInput, toPgArrayLiteral, toWriteValue, typeHint } from '../src/grid/cells';
+import { typeLabel } from '../src/forms/column-types';
 import { clampPage } from '../src/grid/GridFooter';
 import { foreignKeyHref } from '../src/grid/links';
 import { mergeLayout, validPageSize } from '../src/grid/saved-view';
@@ -26,8 +27,12 @@ describe('grid cells', () => {
     expect(parseCellInput('', 'text')).toEqual({ ok: true, value: null });
     expect(parseCellInput(null, 'boolean')).toEqual({ ok: true, value: null });
     expect(parseCellInput('42', 'number')).toEqual({ ok: true, value: '42' });
-    expect(parseCellInput('{"a": [1, null]}', 'json')).toEqual({ ok: true, value: { a: [1, null] } });
-    expect(parseCellInput('"text"', 'json')).toEqual({ ok: true, value: 'text' });
+    // JSON travels as its text, so a string keeps its quotes and null stays JSON null (not SQL NULL).
+    expect(parseCellInput('{"a": [1, null]}', 'json')).toEqual({ ok: true, value: '{"a":[1,null]}' });
+    expect(parseCellInput('"text"', 'json')).toEqual({ ok: true, value: '"text"' });
+    expect(parseCellInput('null', 'json')).toEqual({ ok: true, value: 'null' });
+    expect(parseCellInput(' 42 ', 'json')).toEqual({ ok: true, value: '42' });
+    expect(parseCellInput('text', 'json')).toEqual({ ok: false, error: Messages.invalidJson });
     expect(parseCellInput('{a: 1}', 'json')).toEqual({ ok: false, error: Messages.invalidJson });
     expect(parseCellInput('["a", "b\\"c", null, ["d"]]', 'array')).toEqual({ ok: true, value: '{"a","b\\"c",NULL,{"d"}}' });
     expect(parseCellInput('{x,y}', 'array')).toEqual({ ok: true, value: '{x,y}' });
@@ -36,10 +41,33 @@ describe('grid cells', () => {
   it('writes back values as the service returned them', () => {
     expect(toWriteValue(5, 'number')).toBe('5');
     expect(toWriteValue(false, 'boolean')).toBe('false');
-    expect(toWriteValue({ a: 1 }, 'json')).toEqual({ a: 1 });
+    expect(toWriteValue({ a: 1 }, 'json')).toBe('{"a":1}');
+    expect(toWriteValue('str', 'json')).toBe('"str"');
+    expect(toWriteValue([1, 'a'], 'json')).toBe('[1,"a"]');
     expect(toWriteValue(['x', 'y z'], 'array')).toBe('{"x","y z"}');
     expect(toWriteValue(null, 'text')).toBeNull();
     expect(toPgArrayLiteral([])).toBe('{}');
+  });
+
+  it('shows and edits every JSON value as JSON, strings with their quotes, so it parses back to itself', () => {
+    for (const value of ['str', 42, true, [1, 'a'], { a: { b: null } }]) {
+      const text = editText(value, 'json');
+      expect(JSON.parse(text)).toEqual(value);
+      expect(parseCellInput(text, 'json')).toEqual({ ok: true, value: toWriteValue(value, 'json') });
+      expect(cellText(value, 'json')).toBe(JSON.stringify(value));
+    }
+    expect(editText('str', 'json')).toBe('"str"');
+    expect(editText('str', 'text')).toBe('str');
+    // A cut value is text already (the first characters and '...'), never quoted again.
+    expect(cellText('{"a": "xxx...', 'json', true)).toBe('{"a": "xxx...');
+    expect(cellText(null, 'json')).toBe('');
+  });
+
+  it("names array types as users write them: text[] rather than Postgres's _text", () => {
+    expect(typeLabel({ format: '_text' })).toBe('text[]');
+    expect(typeLabel({ format: '_int4' })).toBe('int4[]');
+    expect(typeLabel({ format: 'text' })).toBe('text');
+    expect(defaultColumnWidth({ ...column('name'), name: 'a_rather_long_column_name_here', format: '_text', data_type: 'ARRAY' })).toBe((30 + 6) * 9 + 48);
   });
 
   it('keeps primary keys, generated, encrypted and key-less tables out of cell editing', () => {

@@ -13,10 +13,12 @@ import {
   SELECT,
   VALUE,
   countriesColumns,
+  countriesTable,
   gridAnswers,
   noKeyTable,
   rowsReply,
 } from './grid-fixtures';
+import { tablesReply } from './fixtures';
 import { giveElementsASize } from './grid-setup';
 
 giveElementsASize();
@@ -127,7 +129,7 @@ describe('grid: rows, URL filters and sorts', () => {
         [SELECT]: async (request) => {
           const body = (await request.json()) as Body;
           return (body.sorts as unknown[]).length
-            ? { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'column "nickname" does not exist' } }
+            ? { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'column "nickname" does not exist', code: '42703' } }
             : { body: rowsReply(1, 3) };
         },
       }),
@@ -535,5 +537,73 @@ describe('grid: saved view', () => {
     expect(headers().at(-1)!.getAttribute('draggable')).toBeNull();
     drag(headers()[1], headers().at(-1)!);
     expect(headerNames().slice(0, 4)).toEqual(['', 'data', 'id', 'name']);
+  });
+
+  it('keeps the sorts and filters when the table is left and opened again from the list, and applies them', async () => {
+    const PROFILES_ID = 16392;
+    const profiles = { ...tablesReply[1], columns: countriesColumns.slice(0, 2).map((c) => ({ ...c, table_id: PROFILES_ID, table: 'profiles', id: `${PROFILES_ID}.${c.ordinal_position}` })) };
+    const fetchMock = mockFetch(
+      gridAnswers('owner', {
+        [`GET ${API}/tables/${PROFILES_ID}`]: { body: profiles },
+        [`POST ${API}/tables/${PROFILES_ID}/rows/select`]: { body: { rows: [{ id: 7, name: 'Profile 7' }], truncated: [] } },
+        [`POST ${API}/tables/${PROFILES_ID}/rows/count`]: { body: { count: 1, estimate: false } },
+      }),
+    );
+    localStorage.setItem(key, JSON.stringify({ countries: { filters: ['id:gt:1'] } }));
+    renderArea(TableEditorRoutes, { mount: 'editor', url: COUNTRIES_URL });
+    await screen.findByText('Country 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Column menu of name' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Sort descending' }));
+    await act(() => new Promise((resolve) => setTimeout(resolve, GRID_SAVE_DEBOUNCE_MS + 100)));
+    expect(JSON.parse(localStorage.getItem(key)!).countries).toMatchObject({ filters: ['id:gt:1'], sorts: ['name:desc'] });
+    const list = screen.getByRole('navigation', { name: 'Entities in public' });
+
+    await userEvent.click(within(list).getByRole('link', { name: 'Table profiles' }));
+    await screen.findByText('Profile 7');
+    // Leaving the table did not save the next table's (empty) URL state over its view.
+    expect(JSON.parse(localStorage.getItem(key)!).countries).toMatchObject({ filters: ['id:gt:1'], sorts: ['name:desc'] });
+    expect(screen.queryByRole('button', { name: /Filtered by/ })).toBeNull();
+
+    await userEvent.click(within(list).getByRole('link', { name: 'Table countries' }));
+    expect(await screen.findByRole('button', { name: 'Filtered by 1 rule' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sorted by 1 rule' })).toBeTruthy();
+    await waitFor(async () =>
+      expect(await lastBody(fetchMock, SELECT)).toMatchObject({ filters: [{ column: 'id', operator: 'gt', value: '1' }], sorts: [{ column: 'name', ascending: false }] }),
+    );
+
+    // Opening the table shown from the list again keeps them too.
+    await userEvent.click(within(list).getByRole('link', { name: 'Table countries' }));
+    expect(await screen.findByRole('button', { name: 'Sorted by 1 rule' })).toBeTruthy();
+    await act(() => new Promise((resolve) => setTimeout(resolve, GRID_SAVE_DEBOUNCE_MS + 100)));
+    expect(JSON.parse(localStorage.getItem(key)!).countries).toMatchObject({ filters: ['id:gt:1'], sorts: ['name:desc'] });
+
+    // Removing one in the grid is a choice, and it is kept.
+    await userEvent.click(screen.getByRole('button', { name: 'Sorted by 1 rule' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove sort 1' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Apply sorting' }));
+    expect(await screen.findByRole('button', { name: 'Sort' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Filtered by 1 rule' })).toBeTruthy();
+    await act(() => new Promise((resolve) => setTimeout(resolve, GRID_SAVE_DEBOUNCE_MS + 100)));
+    expect(JSON.parse(localStorage.getItem(key)!).countries).toMatchObject({ filters: ['id:gt:1'], sorts: [] });
+  });
+});
+describe('grid: column types', () => {
+  it('shows an array column as text[] in its header and in the row panel, never as _text', async () => {
+    const tags = { ...countriesColumns[1], id: `${COUNTRIES_ID}.9`, ordinal_position: 9, name: 'tags', format: '_text', data_type: 'ARRAY', is_nullable: true };
+    mockFetch(
+      gridAnswers('owner', {
+        [`GET ${API}/tables/${COUNTRIES_ID}`]: { body: { ...countriesTable, columns: [...countriesColumns, tags] } },
+        [SELECT]: { body: { rows: [{ id: 1, name: 'Country 1', tags: ['a', 'b'] }], truncated: [] } },
+      }),
+    );
+    renderArea(TableEditorRoutes, { mount: 'editor', url: COUNTRIES_URL });
+    await screen.findByText('Country 1');
+    const header = within(grid()).getAllByRole('columnheader').find((h) => h.querySelector('.te-col-header__name')?.textContent === 'tags')!;
+    expect(header.querySelector('.te-col-header__format')?.textContent).toBe('text[]');
+    await userEvent.click(screen.getByRole('button', { name: 'Insert' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: /Insert row/ }));
+    const panel = screen.getByRole('dialog', { name: 'Insert a new row into countries' });
+    expect(within(panel).getByLabelText(/^tags/).closest('.dash-field')!.querySelector('.te-row-panel__format')?.textContent).toBe('text[]');
+    expect(panel.textContent).not.toContain('_text');
   });
 });

@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useLocation } from 'react-router-dom';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, permissionsAnswer, renderArea, type MockAnswer } from '@dash/shell-sdk/testing';
 import { Messages } from '@dash/contracts';
@@ -226,5 +227,52 @@ describe('table editor: permissions', () => {
     mockFetch(answers('owner'));
     renderArea(TableEditorRoutes, { mount: 'editor', url: `${url}/99999` });
     expect(await screen.findByText('Table not found')).toBeTruthy();
+  });
+});
+
+/** The table editor with the URL it is at, to see what it leaves in the address. */
+function EditorWithLocation() {
+  const location = useLocation();
+  return (
+    <>
+      <TableEditorRoutes />
+      <output aria-label="Location">{location.pathname + location.search}</output>
+    </>
+  );
+}
+
+describe('table editor: requests from other areas and failures', () => {
+  it("opens the new-table form for a link that asks for one ('Create a table'), once, on that schema", async () => {
+    mockFetch(answers('owner'));
+    renderArea(EditorWithLocation, { mount: 'editor', url: `${url}?schema=sales&new=table` });
+    const panel = await screen.findByRole('dialog', { name: 'Create a new table under sales' });
+    await waitFor(() => expect(screen.getByRole('status', { name: 'Location' }).textContent).toBe('/project/default/editor?schema=sales'));
+    await userEvent.click(within(panel).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Create a new table under sales' })).toBeNull());
+  });
+
+  it('opens no form for a member who may not create tables, and drops the request', async () => {
+    mockFetch(answers('read_only'));
+    renderArea(EditorWithLocation, { mount: 'editor', url: `${url}?new=table` });
+    await screen.findByText('countries');
+    await waitFor(() => expect(screen.getByRole('status', { name: 'Location' }).textContent).toBe('/project/default/editor'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("says 'Failed to load schemas' and reloads them with 'Reload schemas'", async () => {
+    let fail = true;
+    const fetchMock = mockFetch({
+      ...answers('owner'),
+      'GET /api/pg-meta/default/schemas': () =>
+        fail ? { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'connection refused' } } : { body: schemasReply },
+    });
+    renderArea(TableEditorRoutes, { mount: 'editor', url });
+    const alert = await screen.findByText('Failed to load schemas');
+    expect(alert.closest('[role="alert"]')!.textContent).toContain('connection refused');
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Reload schemas' }));
+    await waitFor(() => expect(screen.queryByText('Failed to load schemas')).toBeNull());
+    expect(within(screen.getByRole('combobox', { name: 'Schema' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['public', 'sales']);
+    expect(fetchMock.calls.filter((c) => new URL(c.url).pathname.endsWith('/schemas')).length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -12,8 +12,8 @@ import { PolicyMenu } from './PolicyMenu';
 export const ANONYMOUS_USERS_WARNING =
   'This policy applies to anonymous users too: anonymous sign-ins are enabled, and anonymous users act with the authenticated role.';
 
-/** The spec's '+ N more roles', verbatim (also for one more role). */
-export const moreRolesLabel = (n: number) => `+ ${n} more roles`;
+/** The spec's '+ N more roles', in the singular for one. */
+export const moreRolesLabel = (n: number) => `+ ${n} more ${n === 1 ? 'role' : 'roles'}`;
 
 function Roles({ roles }: { roles: string[] }) {
   const { shown, more } = splitRoles(roles);

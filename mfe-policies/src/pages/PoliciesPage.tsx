@@ -84,7 +84,7 @@ export function PoliciesPage() {
         title="No tables created yet"
         description={<>There are no tables in the {schema} schema. Policies are written per table, so start with one.</>}
         action={
-          <Link className="dash-btn dash-btn--primary dash-btn--md" to={policyPaths.editor(ref, schema)}>
+          <Link className="dash-btn dash-btn--primary dash-btn--md" to={policyPaths.newTable(ref, schema)}>
             Create a table
           </Link>
         }

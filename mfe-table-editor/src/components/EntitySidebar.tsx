@@ -1,5 +1,5 @@
 import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, EmptyState, ErrorPanel, Spinner, errorMessage, usePermission, useProjectRef } from '@dash/shell-sdk';
 import { Messages, Permission, type Entity, type EntitySort } from '@dash/contracts';
 import { useEditorEntitiesInfiniteQuery } from '../api/entities';
@@ -7,13 +7,14 @@ import { useEditorSchemasQuery } from '../api/schemas';
 import { CsvImportDialog } from '../csv/CsvImportDialog';
 import { TableEditor } from '../forms/TableEditor';
 import { ENTITY_TYPE_INFO, hasPolicies } from '../entity-types';
-import { editorPaths } from '../paths';
+import { NEW_TABLE_PARAM, editorPaths } from '../paths';
 import { useDebouncedValue, useEntitySortPreference } from '../preferences';
 import { EntityMenu } from './EntityMenu';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 /** The entity route accepts searches of up to 200 characters. */
 const SEARCH_MAX_LENGTH = 200;
+const SCHEMAS_LOAD_FAILED = 'Failed to load schemas';
 /** How close to the end of the list (px) scrolling asks for the next page. */
 const LOAD_MORE_THRESHOLD_PX = 28 * 6;
 
@@ -26,12 +27,29 @@ function EntityIcon({ entity }: { entity: Entity }) {
   );
 }
 
-/** 'New table': the table form, or a CSV import into a new table; either opens the new table after. */
+/**
+ * 'New table': the table form, or a CSV import into a new table; either opens the new table after.
+ * A link that asks for a new table (`?new=table`, e.g. another area's 'Create a table') opens the form
+ * for members who may create one; the request is then dropped from the URL so it is used once.
+ */
 function NewTableButton({ schema }: { schema: string }) {
   const ref = useProjectRef();
   const navigate = useNavigate();
-  const { can } = usePermission(Permission.TenantSqlAdminWrite);
+  const { can, isLoading } = usePermission(Permission.TenantSqlAdminWrite);
   const [panel, setPanel] = useState<'table' | 'csv' | null>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = searchParams.get(NEW_TABLE_PARAM) === 'table';
+  useEffect(() => {
+    if (!requested || isLoading) return;
+    if (can) setPanel('table');
+    setSearchParams(
+      (params) => {
+        params.delete(NEW_TABLE_PARAM);
+        return params;
+      },
+      { replace: true },
+    );
+  }, [requested, isLoading, can, setSearchParams]);
   return (
     <>
       <Button
@@ -177,6 +195,15 @@ export function EntitySidebar({ schema, selectedId, onSchemaChange, onEntities }
             </option>
           ))}
         </select>
+        {schemas.isError && (
+          <div className="dash-inline-error" role="alert">
+            <p className="dash-inline-error__title">{SCHEMAS_LOAD_FAILED}</p>
+            <p className="dash-inline-error__message">{errorMessage(schemas.error)}</p>
+            <Button size="sm" loading={schemas.isFetching} onClick={() => void schemas.refetch()}>
+              Reload schemas
+            </Button>
+          </div>
+        )}
         <NewTableButton schema={schema} />
         <input
           type="search"

@@ -5,7 +5,7 @@ import { CSV_IMPORT_MAX_BYTES, Messages, Permission, type PgTable, type TableCre
 import { useEditorTableQuery } from '../api/tables';
 import { CsvImportError, importCsv, type CsvImportTarget } from '../api/csv-import';
 import { IDENTIFIER_MAX_LENGTH } from '../forms/column-form';
-import { COLUMN_TYPES } from '../forms/column-types';
+import { COLUMN_TYPES, typeLabel } from '../forms/column-types';
 import { COLUMN_NAME_TAKEN, TABLE_NAME_REQUIRED } from '../forms/table-form';
 import { SidePanel } from '../forms/SidePanel';
 import { inferColumnTypes } from './infer';
@@ -344,7 +344,7 @@ export function CsvImportDialog({ schema, table, onClose }: { schema: string; ta
                           <option value="">Skip this column</option>
                           {tableColumns.map((c) => (
                             <option key={c.id} value={c.name}>
-                              {c.name} ({c.format})
+                              {c.name} ({typeLabel(c)})
                             </option>
                           ))}
                         </select>

@@ -16,7 +16,7 @@ import {
   validateColumn,
   type ColumnFormValues,
 } from './column-form';
-import { COLUMN_TYPES, defaultSuggestions, discouragedTypeHint, isIntegerType, type ColumnTypeOption } from './column-types';
+import { COLUMN_TYPES, defaultSuggestions, discouragedTypeHint, isIntegerType, typeLabel, type ColumnTypeOption } from './column-types';
 import { CheckboxControl, FormFooter, shownError, TextControl, useDiscardConfirm } from './fields';
 import { SidePanel } from './SidePanel';
 
@@ -177,14 +177,14 @@ function ForeignKeySection({ table }: { table: PgTable }) {
           <option value="">Choose a column…</option>
           {columns.data?.map((c) => (
             <option key={c.id} value={c.name}>
-              {c.name} ({c.format})
+              {c.name} ({typeLabel(c)})
             </option>
           ))}
         </select>
       </label>
       {targetColumn && format && targetColumn.format !== format && (
         <span className="te-hint te-hint--warning" role="note">
-          The referenced column is {targetColumn.format}; the column types should match.
+          The referenced column is {typeLabel(targetColumn)}; the column types should match.
         </span>
       )}
       <div className="te-grid-2">

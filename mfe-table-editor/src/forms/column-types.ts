@@ -1,3 +1,5 @@
+import type { PgColumn } from '@dash/contracts';
+
 /**
  * The column types the forms offer (spec section 5, "Types considered"), by the short names Postgres
  * reports as a column's `format`.
@@ -79,4 +81,12 @@ export const DEFAULT_SUGGESTIONS: Readonly<Record<string, readonly DefaultSugges
 
 export function defaultSuggestions(format: string, isArray: boolean): readonly DefaultSuggestion[] {
   return isArray ? [{ value: '{}', description: 'An empty array' }] : (DEFAULT_SUGGESTIONS[format] ?? []);
+}
+
+/**
+ * A column's type as the editor shows it: Postgres names an array type after its element with a
+ * leading underscore (`_text`), which users write as `text[]`.
+ */
+export function typeLabel(column: Pick<PgColumn, 'format'>): string {
+  return column.format.startsWith('_') ? `${column.format.slice(1)}[]` : column.format;
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { SELECT_COLUMN_KEY } from 'react-data-grid';
@@ -50,9 +50,9 @@ import {
 import { ENTITY_TYPE_INFO, hasPolicies } from '../entity-types';
 import { editorPaths } from '../paths';
 import {
+  cellText,
   columnAccess,
   columnKind,
-  displayValue,
   outgoingForeignKeys,
   parseCellInput,
   primaryKeyNames,
@@ -97,6 +97,10 @@ interface LastEdit {
   previous: unknown;
 }
 
+/** The history state of the grid's own URL changes: a visit without it restores the filters and sorts. */
+const GRID_NAVIGATION = { tableEditorGrid: true } as const;
+const isGridNavigation = (state: unknown) => typeof state === 'object' && state !== null && (state as { tableEditorGrid?: unknown }).tableEditorGrid === true;
+
 const EXPORT_NEEDS_KEY = 'Selected rows can only be exported from a table with a primary key';
 
 function copyToClipboard(text: string, onCopied: () => void) {
@@ -129,29 +133,37 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
   const readOnly = !table;
   const writeReason = canWrite ? undefined : Messages.needPermissionsGeneric;
 
-  // ------------------------------------------------------------------ URL state
-  const { filters, sorts, view } = useMemo(() => parseGridSearch(location.search), [location.search]);
+  // ------------------------------------------------------------------ URL state and saved view
+  const [saved] = useState(() => readSavedView(ref, relation.schema, relation.name));
+  const [layoutState, setLayoutState] = useState<SavedColumn[] | undefined>(saved.columns);
+  const layout = useMemo(() => mergeLayout(columns, layoutState), [columns, layoutState]);
+  // The filters and sorts last shown, starting from the saved ones.
+  const shown = useRef<{ filters: RowFilter[]; sorts: RowSort[] }>({
+    filters: (saved.filters ?? []).map(parseFilterParam).filter((f): f is RowFilter => !!f),
+    sorts: (saved.sorts ?? []).map(parseSortParam).filter((s): s is RowSort => !!s),
+  });
+  const parsed = useMemo(() => parseGridSearch(location.search), [location.search]);
+  const { view } = parsed;
+  // A visit that was not the grid's own change and names no filters or sorts (the table opened from
+  // the list, a bookmark, Back) keeps the ones last shown, so they are neither dropped nor saved empty.
+  const restore = !isGridNavigation(location.state) && !parsed.filters.length && !parsed.sorts.length;
+  const filters = restore ? shown.current.filters : parsed.filters;
+  const sorts = restore ? shown.current.sorts : parsed.sorts;
   const filtersKey = JSON.stringify(filters);
   const sortsKey = JSON.stringify(sorts);
   // Identities that change only when the filters and sorts do (they key the queries and columns).
   const stableFilters = useMemo(() => filters, [filtersKey]);
   const stableSorts = useMemo(() => sorts, [sortsKey]);
   const setGridUrl = useLatestCallback((patch: Partial<GridUrlState>, replace?: boolean) =>
-    navigate({ pathname: location.pathname, search: withGridSearch(location.search, patch) }, { replace: replace ?? false }),
+    navigate({ pathname: location.pathname, search: withGridSearch(location.search, patch) }, { replace: replace ?? false, state: GRID_NAVIGATION }),
   );
-
-  // ------------------------------------------------------------------ saved view
-  const [saved] = useState(() => readSavedView(ref, relation.schema, relation.name));
-  const [layoutState, setLayoutState] = useState<SavedColumn[] | undefined>(saved.columns);
-  const layout = useMemo(() => mergeLayout(columns, layoutState), [columns, layoutState]);
   useEffect(() => {
-    // A visit without filters or sorts in the URL takes the table's saved ones.
-    if (filters.length || sorts.length) return;
-    const savedFilters = (saved.filters ?? []).map(parseFilterParam).filter((f): f is RowFilter => !!f);
-    const savedSorts = (saved.sorts ?? []).map(parseSortParam).filter((s): s is RowSort => !!s);
-    if (savedFilters.length || savedSorts.length) setGridUrl({ filters: savedFilters, sorts: savedSorts }, true);
-    // Only when the table is opened.
-  }, []);
+    shown.current = { filters: stableFilters, sorts: stableSorts };
+  }, [stableFilters, stableSorts]);
+  useEffect(() => {
+    // The URL says what is shown.
+    if (restore && (stableFilters.length || stableSorts.length)) setGridUrl({ filters: stableFilters, sorts: stableSorts }, true);
+  }, [location.key]);
   const viewToSave = useMemo(
     () => ({ columns: layout, sorts: stableSorts.map(formatSortParam), filters: stableFilters.map(formatFilterParam) }),
     [layout, stableSorts, stableFilters],
@@ -270,17 +282,24 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
     void writeCell(lastEdit, lastEdit.column, lastEdit.previous);
   });
 
+  /** The whole value of a cut cell, also put in the page in place of the cut text. */
+  const fullValue = async (row: GridRow, column: string): Promise<unknown> => {
+    if (!primaryKeys.length) throw new Error(Messages.noPrimaryKeyForValue);
+    const { value } = await fetchFullValue({ ref, id, body: { match: rowMatch(row.values, primaryKeys), column, role } }).unwrap();
+    patchPage((draft) => {
+      if (draft.rows[row.index]) draft.rows[row.index][column] = value;
+      draft.truncated = draft.truncated.filter((t) => !(t.row === row.index && t.column === column));
+    });
+    return value;
+  };
+
   const loadFullValue = useLatestCallback(async (row: GridRow, column: string) => {
     if (!primaryKeys.length) {
       toast('error', Messages.noPrimaryKeyForValue);
       return;
     }
     try {
-      const { value } = await fetchFullValue({ ref, id, body: { match: rowMatch(row.values, primaryKeys), column, role } }).unwrap();
-      patchPage((draft) => {
-        if (draft.rows[row.index]) draft.rows[row.index][column] = value;
-        draft.truncated = draft.truncated.filter((t) => !(t.row === row.index && t.column === column));
-      });
+      await fullValue(row, column);
     } catch (error) {
       toast('error', 'Failed to load the full value', { description: errorMessage(error) });
     }
@@ -612,8 +631,8 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
             onSelect={() => {
               const { row, column } = contextMenu;
               setContextMenu(null);
-              const value = column ? row.values[column.name] : undefined;
-              copyToClipboard(value === null || value === undefined ? '' : displayValue(value), () => toast('success', 'Copied cell content'));
+              const text = column ? cellText(row.values[column.name], columnKind(column), truncated.has(`${row.index}:${column.name}`)) : '';
+              copyToClipboard(text, () => toast('success', 'Copied cell content'));
             }}
           >
             Copy cell content
@@ -651,6 +670,8 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
           tableName={relation.name}
           columns={layout.map((l) => columns.find((c) => c.name === l.name)).filter((c): c is PgColumn => !!c)}
           row={panel.kind === 'edit-row' ? panel.row.values : undefined}
+          truncated={panel.kind === 'edit-row' ? columns.filter((c) => truncated.has(`${panel.row.index}:${c.name}`)).map((c) => c.name) : undefined}
+          loadFullValue={panel.kind === 'edit-row' ? (column) => fullValue(panel.row, column) : undefined}
           access={access}
           primaryKeys={primaryKeys}
           onSubmit={(values) => submitRow(panel.kind === 'insert-row' ? 'insert' : 'edit', values, panel.kind === 'edit-row' ? panel.row : undefined)}

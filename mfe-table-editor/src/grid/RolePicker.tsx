@@ -1,13 +1,24 @@
 import { useState } from 'react';
 import { Button, errorMessage, useProjectRef } from '@dash/shell-sdk';
-import type { Impersonation } from '@dash/contracts';
+import { Messages, type Impersonation, type PgRole } from '@dash/contracts';
 import { useEditorRolesQuery } from '../api/roles';
 import { Popover, usePopoverAnchor } from './Popover';
 
-/** The spec's role list failure (section 8). */
-const ROLES_LOAD_FAILED = 'Failed to retrieve database roles';
 const DEFAULT_ROLE = 'postgres';
 const BUILT_IN = ['anon', 'authenticated'];
+/** The platform's own role: no request acts as it (the service refuses it too). */
+const PLATFORM_ROLES = ['dashboard_user'];
+
+/**
+ * Whether the grid can act as `role`. Requests act as the roles a token names, which are NOLOGIN
+ * roles the connection may switch to (anon, authenticated, service_role, roles made for policies).
+ * Left out: superusers and Postgres's `pg_` roles (the service refuses them), every LOGIN role (the
+ * connections: authenticator, pgbouncer, the project's own admin, read-only and storage roles, which
+ * the dashboard may not or must not switch to), and the platform's own roles.
+ */
+export function isImpersonableRole(role: Pick<PgRole, 'name' | 'is_superuser' | 'can_login'>): boolean {
+  return !role.is_superuser && !role.can_login && !role.name.startsWith('pg_') && !PLATFORM_ROLES.includes(role.name);
+}
 
 export function roleLabel(role: Impersonation | undefined): string {
   return role ? role.role : `${DEFAULT_ROLE} (default)`;
@@ -23,7 +34,7 @@ export function RolePicker({ role, onChange }: { role: Impersonation | undefined
   const roles = useEditorRolesQuery({ ref }, { skip: !open });
   const [choice, setChoice] = useState(role?.role ?? DEFAULT_ROLE);
   const [userId, setUserId] = useState(role?.userId ?? '');
-  const others = (roles.data ?? []).map((r) => r.name).filter((name) => name !== DEFAULT_ROLE && !BUILT_IN.includes(name));
+  const others = (roles.data ?? []).filter((r) => isImpersonableRole(r) && r.name !== DEFAULT_ROLE && !BUILT_IN.includes(r.name)).map((r) => r.name);
 
   const apply = () => {
     if (choice === DEFAULT_ROLE) onChange(null);
@@ -87,7 +98,7 @@ export function RolePicker({ role, onChange }: { role: Impersonation | undefined
             </label>
             {roles.isError && (
               <p className="te-error-text" role="alert">
-                {ROLES_LOAD_FAILED}: {errorMessage(roles.error)}
+                {Messages.rolesLoadFailed}: {errorMessage(roles.error)}
               </p>
             )}
             <div className="te-rules__footer">

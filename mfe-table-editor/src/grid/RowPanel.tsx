@@ -1,7 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
-import { Button } from '@dash/shell-sdk';
-import { SidePanel } from '../forms/SidePanel';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Button, errorMessage } from '@dash/shell-sdk';
 import type { PgColumn, RowValues } from '@dash/contracts';
+import { typeLabel } from '../forms/column-types';
+import { useDiscardConfirm } from '../forms/fields';
+import { SidePanel } from '../forms/SidePanel';
 import { columnKind, editText, parseCellInput, sameValue, toWriteValue, typeHint, type ColumnAccess, type ColumnKind } from './cells';
 
 /** `null` is an explicit NULL (from a select); '' is an empty field. */
@@ -48,7 +50,7 @@ function Field({ column, kind, input, error, mode, readOnly, readOnlyReason, onC
   return (
     <div className="dash-field te-row-panel__field">
       <label htmlFor={id}>
-        <span className="te-row-panel__name">{column.name}</span> <span className="te-row-panel__format mono">{column.format}</span>
+        <span className="te-row-panel__name">{column.name}</span> <span className="te-row-panel__format mono">{typeLabel(column)}</span>
       </label>
       {control}
       <span id={`${id}-help`} className={error ? 'dash-field__error' : 'dash-field__hint'}>
@@ -58,31 +60,80 @@ function Field({ column, kind, input, error, mode, readOnly, readOnlyReason, onC
   );
 }
 
+/** A cut value's field: its full value is being loaded, or could not be (the field is then not saved). */
+type FullValueState = { loading: true } | { loading: false; error: string };
+
 /**
  * The row side panel: one field per column. Inserting leaves empty fields to their default; editing
- * sends only the changed fields, matched by primary key, and an emptied field becomes NULL.
+ * sends only the fields that changed, matched by primary key, and an emptied field becomes NULL.
+ * A value the page holds cut (`truncated`) is loaded in full before its field can be edited: saving
+ * the cut text would overwrite the rest of it. Closing with changes asks first.
  */
-export function RowPanel({ mode, tableName, columns, row, access, primaryKeys, onSubmit, onClose }: {
+export function RowPanel({ mode, tableName, columns, row, truncated = [], loadFullValue, access, primaryKeys, onSubmit, onClose }: {
   mode: 'insert' | 'edit';
   tableName: string;
   columns: readonly PgColumn[];
   /** The row being edited. */
   row?: RowValues;
+  /** Columns whose value in `row` is cut. */
+  truncated?: readonly string[];
+  loadFullValue?: (column: string) => Promise<unknown>;
   access: (column: PgColumn) => ColumnAccess;
   primaryKeys: readonly string[];
   onSubmit: (values: RowValues) => Promise<boolean>;
   onClose: () => void;
 }) {
-  const [inputs, setInputs] = useState<Record<string, FieldInput>>(() =>
+  const confirmDiscard = useDiscardConfirm('row');
+  const [initial, setInitial] = useState<Record<string, FieldInput>>(() =>
     Object.fromEntries(columns.map((c) => [c.name, mode === 'edit' ? editText(row?.[c.name], columnKind(c)) : ''])),
+  );
+  const [inputs, setInputs] = useState(initial);
+  const [fullValues, setFullValues] = useState<Record<string, FullValueState>>(() =>
+    mode === 'edit' ? Object.fromEntries(truncated.map((name) => [name, { loading: true }])) : {},
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const title = mode === 'insert' ? `Insert a new row into ${tableName}` : `Update row from ${tableName}`;
 
+  // Once, for the row the panel opened with: its cut cells are loaded in full.
+  const opened = useRef({ cut: Object.keys(fullValues), columns, loadFullValue });
+  useEffect(() => {
+    let live = true;
+    const { cut, columns: fields, loadFullValue: fetchValue } = opened.current;
+    for (const name of cut) {
+      const column = fields.find((c) => c.name === name);
+      if (!column || !fetchValue) continue;
+      fetchValue(name).then(
+        (value) => {
+          if (!live) return;
+          const text = editText(value, columnKind(column));
+          setInitial((all) => ({ ...all, [name]: text }));
+          setInputs((all) => ({ ...all, [name]: text }));
+          setFullValues(({ [name]: _loaded, ...rest }) => rest);
+        },
+        (error: unknown) => live && setFullValues((all) => ({ ...all, [name]: { loading: false, error: errorMessage(error) } })),
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, []);
+
   const readOnly = (column: PgColumn) => {
     if (mode === 'insert') return column.is_generated || column.identity_generation === 'ALWAYS';
-    return !access(column).editable;
+    return !access(column).editable || column.name in fullValues;
+  };
+  const readOnlyReason = (column: PgColumn) => {
+    const full = fullValues[column.name];
+    if (full) return full.loading ? 'Loading the full value…' : `The full value could not be loaded, so this field is not saved: ${full.error}`;
+    if (primaryKeys.includes(column.name) && mode === 'edit') return 'Primary key: identifies the row';
+    return access(column).reason ?? 'Not editable';
+  };
+  const dirty = columns.some((c) => !readOnly(c) && inputs[c.name] !== initial[c.name]);
+
+  const requestClose = async () => {
+    if (saving) return;
+    if (await confirmDiscard(dirty)) onClose();
   };
 
   const submit = async (event: FormEvent) => {
@@ -94,6 +145,8 @@ export function RowPanel({ mode, tableName, columns, row, access, primaryKeys, o
       const kind = columnKind(column);
       const input = inputs[column.name];
       if (mode === 'insert' && input === '') continue; // the column's default applies
+      // An untouched field is not sent, so a value the form cannot show exactly is never rewritten.
+      if (mode === 'edit' && input === initial[column.name]) continue;
       const parsed = parseCellInput(input, kind);
       if (!parsed.ok) {
         found[column.name] = parsed.error;
@@ -118,11 +171,11 @@ export function RowPanel({ mode, tableName, columns, row, access, primaryKeys, o
     <SidePanel
       title={title}
       description={mode === 'insert' ? 'Empty fields take their default value.' : 'Only the fields you change are saved; an emptied field becomes NULL.'}
-      onClose={onClose}
+      onClose={() => void requestClose()}
       onSubmit={(e) => void submit(e)}
       footer={
         <>
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={() => void requestClose()}>
             Cancel
           </Button>
           <Button variant="primary" type="submit" loading={saving}>
@@ -142,7 +195,7 @@ export function RowPanel({ mode, tableName, columns, row, access, primaryKeys, o
             error={errors[column.name]}
             mode={mode}
             readOnly={ro}
-            readOnlyReason={ro ? (primaryKeys.includes(column.name) && mode === 'edit' ? 'Primary key: identifies the row' : access(column).reason ?? 'Not editable') : undefined}
+            readOnlyReason={ro ? readOnlyReason(column) : undefined}
             onChange={(input) => {
               setInputs((all) => ({ ...all, [column.name]: input }));
               setErrors(({ [column.name]: _removed, ...rest }) => rest);

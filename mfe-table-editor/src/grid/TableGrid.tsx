@@ -1,14 +1,16 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, type ClipboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import {
   DataGrid,
   SELECT_COLUMN_KEY,
   useHeaderRowSelection,
   useRowSelection,
+  type CellCopyArgs,
   type CellKeyboardEvent,
   type CellMouseArgs,
   type CellMouseEvent,
   type CellKeyDownArgs,
+  type CellPasteArgs,
   type Column,
   type RenderCellProps,
   type RowsChangeData,
@@ -25,13 +27,18 @@ import {
   type RowSort,
 } from '@dash/contracts';
 import { useEditorTablesQuery } from '../api/tables';
+import { typeLabel } from '../forms/column-types';
 import { renderCellEditor } from './CellEditors';
-import { columnKind, defaultColumnWidth, displayValue, type ColumnAccess, type GridRow } from './cells';
+import { cellText, columnKind, defaultColumnWidth, displayValue, type ColumnAccess, type ColumnKind, type GridRow } from './cells';
 import { foreignKeyHref } from './links';
 import { MenuItem, Popover, usePopoverAnchor } from './Popover';
 import type { SavedColumn } from './saved-view';
 
 export const ADD_COLUMN_KEY = 'te-add-column';
+
+/** Copy and paste inside a cell editor (or any field within the grid) are the field's own. */
+const inField = (target: EventTarget) =>
+  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 export interface ColumnMenuActions {
   sort: (column: string, ascending: boolean | null) => void;
@@ -77,7 +84,7 @@ function ColumnHeader({ column, isPrimaryKey, foreignKey, sort, frozen, actions 
       {isPrimaryKey && <KeyIcon />}
       {foreignKey && <LinkIcon label={`Foreign key to ${foreignKey.target_table_schema}.${foreignKey.target_table_name}.${foreignKey.target_column_name}`} />}
       <span className="te-col-header__name">{column.name}</span>
-      <span className="te-col-header__format">{column.format}</span>
+      <span className="te-col-header__format">{typeLabel(column)}</span>
       {sort && (
         <span className="te-col-header__sort" aria-label={sort.ascending ? 'sorted ascending' : 'sorted descending'}>
           {sort.ascending ? '↑' : '↓'}
@@ -135,15 +142,16 @@ function ForeignKeyCellLink({ projectRef, relationship, value }: { projectRef: s
   );
 }
 
-function CellContent({ value, truncated, onLoadFullValue, foreignKey }: {
+function CellContent({ value, kind, truncated, onLoadFullValue, foreignKey }: {
   value: unknown;
+  kind: ColumnKind;
   truncated: boolean;
   onLoadFullValue: () => void;
   foreignKey?: ReactNode;
 }) {
   return (
     <div className="te-cell">
-      {value === null || value === undefined ? <span className="te-cell__null">NULL</span> : <span className="te-cell__text">{displayValue(value)}</span>}
+      {value === null || value === undefined ? <span className="te-cell__null">NULL</span> : <span className="te-cell__text">{cellText(value, kind, truncated)}</span>}
       {truncated && (
         <button
           type="button"
@@ -276,6 +284,7 @@ export function TableGrid(props: TableGridProps) {
         renderCell: ({ row }) => (
           <CellContent
             value={row.values[pgColumn.name]}
+            kind={kind}
             truncated={truncated.has(`${row.index}:${pgColumn.name}`)}
             onLoadFullValue={() => onLoadFullValue(row, pgColumn.name)}
             foreignKey={fk && <ForeignKeyCellLink projectRef={projectRef} relationship={fk} value={row.values[pgColumn.name]} />}
@@ -344,6 +353,24 @@ export function TableGrid(props: TableGridProps) {
     }
   };
 
+  // Copy puts the selected cell's text on the clipboard, as it is shown.
+  const onCellCopy = ({ row, column }: CellCopyArgs<GridRow>, event: ClipboardEvent<HTMLDivElement>) => {
+    const pgColumn = byName.get(column.key);
+    if (!pgColumn || inField(event.target)) return;
+    event.clipboardData.setData('text/plain', cellText(row.values[column.key], columnKind(pgColumn), truncated.has(`${row.index}:${column.key}`)));
+    event.preventDefault();
+  };
+
+  // A paste saves the clipboard's text into the cell like a typed edit; a clipboard without text
+  // writes nothing (returning the row unchanged tells the grid there is no change).
+  const onCellPaste = ({ row, column }: CellPasteArgs<GridRow>, event: ClipboardEvent<HTMLDivElement>): GridRow => {
+    if (inField(event.target)) return row;
+    const text = event.clipboardData.getData('text/plain');
+    if (!text) return row;
+    event.preventDefault();
+    return { ...row, edit: { column: column.key, input: text } };
+  };
+
   const onCellContextMenu = ({ row, column }: CellMouseArgs<GridRow>, event: CellMouseEvent) => {
     event.preventGridDefault();
     event.preventDefault();
@@ -363,6 +390,8 @@ export function TableGrid(props: TableGridProps) {
       onCellDoubleClick={onCellDoubleClick}
       onCellKeyDown={onCellKeyDown}
       onCellContextMenu={onCellContextMenu}
+      onCellCopy={onCellCopy}
+      onCellPaste={onCellPaste}
       onColumnResize={(column, width) => props.onColumnResize(column.key, width)}
       onColumnsReorder={props.onColumnsReorder}
       rowHeight={34}

@@ -1,4 +1,5 @@
 import { GRID_MIN_COLUMN_WIDTH, Messages, type PgColumn, type PgRelationship, type PgTable, type RowMatch, type RowValues } from '@dash/contracts';
+import { typeLabel } from '../forms/column-types';
 
 /**
  * What the grid knows about a column and its cells: kinds by type, default widths (spec section 9),
@@ -26,7 +27,7 @@ const HEADER_CHAR_WIDTH = 9;
 const HEADER_CHROME_WIDTH = 48;
 
 export function defaultColumnWidth(column: PgColumn): number {
-  const header = (column.name.length + column.format.length) * HEADER_CHAR_WIDTH + HEADER_CHROME_WIDTH;
+  const header = (column.name.length + typeLabel(column).length) * HEADER_CHAR_WIDTH + HEADER_CHROME_WIDTH;
   return Math.max(GRID_MIN_COLUMN_WIDTH, KIND_WIDTH[columnKind(column)], header);
 }
 
@@ -74,10 +75,20 @@ export function displayValue(value: unknown): string {
   return String(value);
 }
 
-/** The text an editor starts from. */
+/**
+ * The text of a cell as shown and copied. A JSON column's value is shown as JSON, so the string
+ * `"str"` keeps its quotes and is not mistaken for other JSON; a cut value is already text.
+ */
+export function cellText(value: unknown, kind: ColumnKind, truncated = false): string {
+  if (value === null || value === undefined) return '';
+  return kind === 'json' && !truncated ? JSON.stringify(value) : displayValue(value);
+}
+
+/** The text an editor starts from: a JSON column's value as (indented) JSON, whatever its type. */
 export function editText(value: unknown, kind: ColumnKind): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return kind === 'json' ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+  if (kind === 'json') return JSON.stringify(value, null, 2);
+  if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
 
@@ -95,11 +106,11 @@ export function toPgArrayLiteral(values: readonly unknown[]): string {
 
 /**
  * The value to send for a column, from a value the service returned (undo, row copies): strings are
- * cast by Postgres, JSON columns take JSON, arrays go as array literals.
+ * cast by Postgres, JSON columns take their JSON text, arrays go as array literals.
  */
 export function toWriteValue(value: unknown, kind: ColumnKind): unknown {
   if (value === null || value === undefined) return null;
-  if (kind === 'json') return value;
+  if (kind === 'json') return JSON.stringify(value);
   if (Array.isArray(value)) return toPgArrayLiteral(value);
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
@@ -108,13 +119,15 @@ export type ParsedInput = { ok: true; value: unknown } | { ok: false; error: str
 
 /**
  * Typed text → the value sent. Empty text (or an explicit NULL choice, `null`) is NULL. JSON must
- * parse; an array may be typed as JSON or as a Postgres array literal.
+ * parse and travels as its (compact) JSON text, which the service parses: sent as a parsed value, a
+ * JSON string would be read as JSON text and JSON `null` as SQL NULL. An array may be typed as JSON
+ * or as a Postgres array literal.
  */
 export function parseCellInput(input: string | null, kind: ColumnKind): ParsedInput {
   if (input === null || input === '') return { ok: true, value: null };
   if (kind === 'json') {
     try {
-      return { ok: true, value: JSON.parse(input) as unknown };
+      return { ok: true, value: JSON.stringify(JSON.parse(input)) };
     } catch {
       return { ok: false, error: Messages.invalidJson };
     }

@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { errorMessage } from '@dash/shell-sdk';
-import { ROW_LOAD_MAX_ATTEMPTS, ROW_LOAD_RETRY_DELAY_MS, type Impersonation, type PgTable, type RowFilter, type RowSort } from '@dash/contracts';
+import { errorReplyCode, ROW_LOAD_MAX_ATTEMPTS, ROW_LOAD_RETRY_DELAY_MS, UNDEFINED_COLUMN, type Impersonation, type PgTable, type RowFilter, type RowSort } from '@dash/contracts';
 import { useEditorRowCountQuery, useEditorRowsQuery, type RowsQueryBody } from '../api/rows';
 import { primaryKeyNames, rowKey, type GridRow } from './cells';
 
@@ -40,7 +39,7 @@ export function useGridRows({ ref, id, table, filters, sorts, page, limit, role,
   refetch.current = rows.refetch;
   const missingSort = useRef(onMissingSortColumn);
   missingSort.current = onMissingSortColumn;
-  const failedMessage = rows.isError ? errorMessage(rows.error) : undefined;
+  const failedCode = rows.isError ? errorReplyCode(rows.error) : undefined;
 
   useEffect(() => {
     if (!rows.isError || rows.isFetching || !rows.requestId) return;
@@ -48,14 +47,14 @@ export function useGridRows({ ref, id, table, filters, sorts, page, limit, role,
     attempts.current.requests.add(rows.requestId);
     const made = attempts.current.requests.size;
     setAttempt(made);
-    if (sorts.length && failedMessage?.includes('does not exist')) {
+    if (sorts.length && failedCode === UNDEFINED_COLUMN) {
       missingSort.current();
       return;
     }
     if (made >= ROW_LOAD_MAX_ATTEMPTS) return;
     const timer = setTimeout(() => refetch.current(), ROW_LOAD_RETRY_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [rows.isError, rows.isFetching, rows.requestId, argsKey, failedMessage, sorts.length]);
+  }, [rows.isError, rows.isFetching, rows.requestId, argsKey, failedCode, sorts.length]);
 
   const keys = useMemo(() => primaryKeyNames(table), [table]);
   const gridRows = useMemo<GridRow[]>(

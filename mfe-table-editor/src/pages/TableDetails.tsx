@@ -44,9 +44,11 @@ export function TableDetails() {
 
   if (Number.isNaN(id)) return <NotFound tableId={tableId} schema={schema} />;
 
+  // `currentData`, not `data`: while another table loads, `data` still holds the previous one, whose
+  // grid would then see the new table's URL (and save it as its own view).
   if (isTable) {
-    if (table.data) {
-      const t = table.data;
+    if (table.currentData) {
+      const t = table.currentData;
       return (
         <GridPage
           key={t.id}
@@ -56,14 +58,14 @@ export function TableDetails() {
         />
       );
     }
-    if (table.isLoading) return <Spinner label="Loading table" />;
+    if (!table.isError || table.isFetching) return <Spinner label="Loading table" />;
     if (isNotFound(table.error)) return <NotFound tableId={tableId} schema={schema} />;
     return <ErrorPanel title="Failed to retrieve table details" message={errorMessage(table.error)} onRetry={() => table.refetch()} />;
   }
 
-  if (relationColumns.data) {
-    return <GridPage key={entity.id} relation={entity} columns={relationColumns.data} />;
+  if (relationColumns.currentData) {
+    return <GridPage key={entity.id} relation={entity} columns={relationColumns.currentData} />;
   }
-  if (relationColumns.isLoading) return <Spinner label="Loading columns" />;
+  if (!relationColumns.isError || relationColumns.isFetching) return <Spinner label="Loading columns" />;
   return <ErrorPanel title="Failed to retrieve columns" message={errorMessage(relationColumns.error)} onRetry={() => relationColumns.refetch()} />;
 }
