@@ -33,10 +33,13 @@ const ApiAllowedMimeTypes = Type.Union([Type.Array(Type.String({ minLength: 1, m
 /** Only standard buckets exist here (storage-js's analytics buckets are another product). */
 const ApiBucketType = Type.Literal('STANDARD');
 
-/** storage-js sends the id as both `id` and `name`; a bucket's id is its name, so they must agree. */
+/**
+ * storage-js sends the id as both `id` and `name`; a bucket's id is its name, so they must agree. The
+ * name is checked by the service (a `BucketId`), which refuses others in Supabase Storage's words.
+ */
 export const ApiCreateBucketBody = Type.Object({
-  name: BucketId,
-  id: Type.Optional(BucketId),
+  name: Type.String(),
+  id: Type.Optional(Type.String()),
   public: Type.Optional(Type.Boolean()),
   file_size_limit: Type.Optional(ApiFileSizeLimit),
   allowed_mime_types: Type.Optional(ApiAllowedMimeTypes),

@@ -18,6 +18,9 @@ export const StorageApiMessages = {
   bucketNotFound: 'Bucket not found',
   objectNotFound: 'Object not found',
   alreadyExists: 'The resource already exists',
+  bucketNotEmpty: 'The bucket you tried to delete is not empty',
+  invalidBucketName: 'Bucket name invalid',
+  invalidKey: (key: string) => `Invalid key: ${key}`,
   tooLarge: 'The object exceeded the maximum allowed size',
   mimeNotAllowed: (mimeType: string) => `mime type ${mimeType} is not supported`,
   rowLevelSecurity: 'new row violates row-level security policy',
@@ -38,6 +41,9 @@ export const StorageApiMessages = {
   zipOutsideRoot: (path: string, root: string) => `"${path}" is not inside the folder "${root}"`,
   notPublic: (bucket: string) => `The bucket "${bucket}" is not public: use a signed URL`,
   badSortColumn: (column: string) => `Cannot sort by "${column}": sort by name, created_at, updated_at or last_accessed_at`,
+  imageUnsupported: 'The source image is invalid or unsupported for rendering',
+  imageFileTooLarge: 'The source image file is too large to process',
+  imageResolutionTooLarge: 'The source image resolution is too large to process',
 } as const;
 
 /** A signed URL lives at most this long (a year, as the dashboard's longest preset; more is refused). */
@@ -58,10 +64,13 @@ export const ApiStoredObject = Type.Object({ Id: Type.String(), Key: Type.String
 /** The sort of a listing; the column is checked by the service (storage-js sends any string). */
 const ApiSortBy = Type.Object({ column: Type.Optional(Type.String()), order: Type.Optional(Type.String()) });
 
-/** `prefix` is a folder ('' is the bucket's root); `search` a case-insensitive prefix of the names in it. */
+/**
+ * `prefix` is a folder ('' is the bucket's root); `search` a case-insensitive prefix of the names in it.
+ * A page holds at most 1500 entries, however many are asked for (as Supabase Storage's).
+ */
 export const ApiListBody = Type.Object({
   prefix: Type.String({ maxLength: 1024 }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
   offset: Type.Optional(Type.Integer({ minimum: 0 })),
   search: Type.Optional(Type.String({ maxLength: 1024 })),
   sortBy: Type.Optional(ApiSortBy),
@@ -160,8 +169,24 @@ export const ApiRemovedObject = Type.Object({
   metadata: Type.Union([ObjectMetadata, Type.Null()]),
 });
 
+/**
+ * An image transformation, as storage-js sends it (query parameters, or `transform` when signing):
+ * sizes in pixels (0 is none; at most 2500), `resize` `cover` (the default: fill the box, cropping),
+ * `contain` (fit inside it) or `fill` (stretch to it), `quality` 20 to 100 (default 80), and `format`
+ * `origin` (keep the original's), `webp` or `avif`; without a format, clients that accept WebP get it.
+ */
+export const ImageTransform = Type.Object({
+  width: Type.Optional(Type.Integer({ minimum: 0 })),
+  height: Type.Optional(Type.Integer({ minimum: 0 })),
+  resize: Type.Optional(Type.Union([Type.Literal('cover'), Type.Literal('contain'), Type.Literal('fill')])),
+  quality: Type.Optional(Type.Integer({ minimum: 20, maximum: 100 })),
+  format: Type.Optional(Type.Union([Type.Literal('origin'), Type.Literal('webp'), Type.Literal('avif')])),
+});
+export type ImageTransform = Static<typeof ImageTransform>;
+
 const ExpiresIn = Type.Integer({ minimum: 1, maximum: SIGNED_URL_MAX_EXPIRY_SECONDS });
-export const ApiSignBody = Type.Object({ expiresIn: ExpiresIn });
+/** With `transform`, the URL is a signed image rendering (`/render/image/sign/...`) of that transformation. */
+export const ApiSignBody = Type.Object({ expiresIn: ExpiresIn, transform: Type.Optional(ImageTransform) });
 export const ApiSignManyBody = Type.Object({
   expiresIn: ExpiresIn,
   paths: Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), { minItems: 1, maxItems: STORAGE_API_MAX_ITEMS }),
@@ -178,6 +203,7 @@ export const ApiSignedUrlEntry = Type.Object({
 export const ApiDownloadQuery = Type.Object({ download: Type.Optional(Type.String({ maxLength: 1024 })) });
 export const ApiSignedDownloadQuery = Type.Object({ token: Type.String({ minLength: 1 }), download: Type.Optional(Type.String({ maxLength: 1024 })) });
 export const ApiSignedUploadQuery = Type.Object({ token: Type.String({ minLength: 1 }) });
+export const ApiRenderQuery = Type.Object({ ...ImageTransform.properties, ...ApiDownloadQuery.properties });
 export const ApiSignedUploadUrl = Type.Object({ url: Type.String(), token: Type.String() });
 
 const Message = Type.Object({ message: Type.String() });
@@ -329,6 +355,36 @@ export const storageApiRoutes = {
     params: ApiObjectParams,
     querystring: ApiSignedUploadQuery,
     response: ApiStoredObject,
+    access: access.public,
+  }),
+  /** An image, transformed as the query asks (`download` with storage-js); as `downloadObject` for access. */
+  renderAuthenticated: defineRoute({
+    service: 'storage',
+    method: 'GET',
+    url: '/:ref/v1/render/image/authenticated/:bucket/*',
+    params: ApiObjectParams,
+    querystring: ApiRenderQuery,
+    response: FileBytes,
+    access: access.projectKey,
+  }),
+  /** An image of a public bucket, transformed as the query asks (`getPublicUrl` with a transform). */
+  renderPublic: defineRoute({
+    service: 'storage',
+    method: 'GET',
+    url: '/:ref/v1/render/image/public/:bucket/*',
+    params: ApiObjectParams,
+    querystring: ApiRenderQuery,
+    response: FileBytes,
+    access: access.public,
+  }),
+  /** An image transformed as its signed URL's token says (`createSignedUrl` with a transform); the query's transform is ignored. */
+  renderSigned: defineRoute({
+    service: 'storage',
+    method: 'GET',
+    url: '/:ref/v1/render/image/sign/:bucket/*',
+    params: ApiObjectParams,
+    querystring: ApiSignedDownloadQuery,
+    response: FileBytes,
     access: access.public,
   }),
 };

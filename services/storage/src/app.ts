@@ -1,4 +1,5 @@
 import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type LogShipper, type ServiceApp } from '@dash/service-kit';
+import { registerApiErrorReplies } from './api-errors';
 import { projectKeyVerifier } from './api-keys';
 import { bucketSchemaErrorMessage } from './bucket-rules';
 import { registerReplyStatus } from './objects/download';
@@ -8,6 +9,7 @@ import { registerBucketRoutes } from './routes/buckets';
 import { registerStorageLogs } from './storage-logs';
 import { registerObjectRoutes } from './routes/objects';
 import type { ObjectBackend } from './backend/types';
+import type { RenderCache } from './render-cache';
 import type { ProjectSettingsResolver } from './project-settings';
 
 export interface StorageOptions {
@@ -20,6 +22,8 @@ export interface StorageOptions {
   logger?: boolean;
   /** Where file bytes go (closed with the app). */
   backend: ObjectBackend;
+  /** Where transformed images are kept; without it every transformation is rendered anew. */
+  renders?: RenderCache;
   /** A project's JWT secret and upload limit. */
   settings: ProjectSettingsResolver;
   /** Where bucket changes are recorded (the platform's audit log, see main.ts); nowhere when not given. */
@@ -31,6 +35,7 @@ export interface StorageOptions {
 export interface StorageContext {
   pools: ProjectPools;
   backend: ObjectBackend;
+  renders: RenderCache | undefined;
   settings: ProjectSettingsResolver;
   audit: AuditRecorder;
 }
@@ -47,6 +52,7 @@ export function buildApp(options: StorageOptions): ServiceApp {
   const ctx: StorageContext = {
     pools: pools.as('storage'),
     backend: options.backend,
+    renders: options.renders,
     settings: options.settings,
     audit: options.audit ?? (async () => {}),
   };
@@ -63,8 +69,12 @@ export function buildApp(options: StorageOptions): ServiceApp {
   registerStorageLogs(app, options.logs);
   registerBucketRoutes(app, ctx);
   registerObjectRoutes(app, ctx);
-  registerApiObjectRoutes(app, ctx);
-  registerApiBucketRoutes(app, ctx);
+  // The storage API (storage-js's routes) answers refusals in Supabase Storage's words, in a scope of its own.
+  app.register(async (api) => {
+    registerApiErrorReplies(api);
+    registerApiObjectRoutes(api, ctx);
+    registerApiBucketRoutes(api, ctx);
+  });
   app.addHook('onClose', async () => {
     if (owned) await ctx.pools.closeAll();
     await ctx.backend.close();

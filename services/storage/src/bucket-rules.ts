@@ -1,5 +1,6 @@
 import { Messages, type ApiCreateBucketBody, type ApiUpdateBucketBody, type CreateBucketBody } from '@dash/contracts';
 import { badRequest } from '@dash/service-kit';
+import { invalidBucketName } from './api-errors';
 import type { BucketChanges, NewBucket } from './sql/buckets';
 
 export const RESERVED_BUCKET_NAMES: readonly string[] = ['public'];
@@ -74,11 +75,19 @@ export function newBucketFrom(body: CreateBucketBody): NewBucket {
   };
 }
 
-/** The same for storage-js's create request: private unless `public` is given. */
+/** What a bucket's id may be (as the contracts' `BucketId`): 1 to 100 characters, no slash, backslash or NUL. */
+const BUCKET_ID = /^[^/\\\u0000]{1,100}$/u;
+
+/**
+ * The same for storage-js's create request: private unless `public` is given. A name the service
+ * refuses is Supabase Storage's "Bucket name invalid" (its reason is for the dashboard).
+ */
 export function newApiBucketFrom(body: ApiCreateBucketBody): NewBucket {
+  const problem = BUCKET_ID.test(body.name) ? bucketNameProblem(body.name) : `Invalid bucket name "${body.name.slice(0, 100)}"`;
+  if (problem) throw invalidBucketName(problem);
   if (body.id !== undefined && body.id !== body.name) throw badRequest(BUCKET_ID_NOT_NAME);
   return {
-    name: checkedName(body.name),
+    name: body.name,
     public: body.public ?? false,
     fileSizeLimit: fileSizeLimitFrom(body.file_size_limit),
     allowedMimeTypes: allowedMimeTypesFrom(body.allowed_mime_types),

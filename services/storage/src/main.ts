@@ -1,7 +1,9 @@
 import { envPort, listen, LogShipper, platformAuditRecorder, platformConnectionResolver, requireEnv, throttledDropWarning } from '@dash/service-kit';
+import path from 'node:path';
 import { buildApp } from './app';
 import { backendFromEnv } from './backend';
 import { platformSettingsResolver } from './project-settings';
+import { RenderCache } from './render-cache';
 
 /**
  * Env: PORT (default 8093), DASH_INTERNAL_SECRET (signs identities), DASH_PLATFORM_URL (the platform
@@ -10,6 +12,8 @@ import { platformSettingsResolver } from './project-settings';
  * (DASH_STORAGE_S3_BUCKET, DASH_STORAGE_S3_ENDPOINT, DASH_STORAGE_S3_REGION, DASH_STORAGE_S3_FORCE_PATH_STYLE,
  * DASH_STORAGE_S3_PREFIX, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY); see `backendFromEnv`. DASH_LOGS_URL (the logs
  * service): each request's storage_logs event is sent there; without it none is written.
+ * DASH_STORAGE_RENDER_CACHE_DIR (default `.data/storage-renders`): where transformed images are kept,
+ * at most 1 GiB, whichever backend holds the bytes.
  *
  * Buckets and object metadata live in each project's database (`storage` schema); the service keeps
  * no schema of its own.
@@ -24,6 +28,7 @@ async function main(): Promise<void> {
     secret,
     resolver,
     backend,
+    renders: new RenderCache(path.resolve(process.env.DASH_STORAGE_RENDER_CACHE_DIR || '.data/storage-renders')),
     settings: platformSettingsResolver(platformUrl, secret),
     audit: platformAuditRecorder(platformUrl, secret, 'storage'),
     logs: logsUrl

@@ -19,7 +19,12 @@ let anon: StorageClient;
 let userA: StorageClient;
 let userB: StorageClient;
 
-const status = (error: unknown) => (error as { status?: number } | null)?.status;
+/** The status a refusal names (Supabase Storage sends every refusal with HTTP 400, the status in its body). */
+const status = (error: unknown) => {
+  const refused = error as { status?: number; statusCode?: string } | null;
+  expect(refused?.status).toBe(400);
+  return Number(refused?.statusCode);
+};
 const names = (items: Array<{ name: string }> | null) => items?.map((item) => item.name);
 
 beforeAll(async () => {

@@ -3,9 +3,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { ErrorReply, StorageApiMessages, storageApiRoutes } from '@dash/contracts';
+import { StorageApiMessages, storageApiRoutes } from '@dash/contracts';
 import { signJwt } from '@dash/service-kit';
 import type { StorageClient } from '@supabase/storage-js';
+import type { ApiErrorReply } from '../src/api-errors';
 import { contractValidator, setupProject, TEST_JWT_SECRET, type Project } from './helpers';
 import { clientFor, createBucket, hasBytes, listenApi, objectRows, storedFiles } from './object-fixtures';
 
@@ -35,7 +36,7 @@ afterAll(async () => {
 const docs = () => storage.from('docs');
 const text = async (blob: Blob | null) => (blob ? blob.text() : null);
 /** The message of an error reply. */
-const messageOf = async (res: Response) => ((await res.json()) as ErrorReply).message;
+const messageOf = async (res: Response) => ((await res.json()) as ApiErrorReply).message;
 const rowOf = async (bucket: string, name: string) => (await objectRows(p, bucket)).find((row) => row.name === name);
 
 describe('upload', () => {
@@ -86,13 +87,13 @@ describe('upload', () => {
     expect((await docs().info('raw/meta.txt')).data?.metadata).toEqual({ source: 'raw' });
   });
 
-  it('refuses a taken name with 409 unless upserting; an upsert replaces the bytes and drops the old ones', async () => {
+  it('refuses a taken name (409) unless upserting; an upsert replaces the bytes and drops the old ones', async () => {
     await docs().upload('versions/v.txt', Buffer.from('one'));
     const before = (await rowOf('docs', 'versions/v.txt'))!;
 
     const again = await docs().upload('versions/v.txt', Buffer.from('two'));
     expect(again.error?.message).toBe(StorageApiMessages.alreadyExists);
-    expect((again.error as { status?: number }).status).toBe(409);
+    expect(again.error).toMatchObject({ status: 400, statusCode: '409' });
     expect(await text((await docs().download('versions/v.txt')).data)).toBe('one');
 
     const upsert = await docs().upload('versions/v.txt', Buffer.from('three'), { upsert: true, contentType: 'text/markdown' });
@@ -118,7 +119,7 @@ describe('upload', () => {
   it('answers a missing bucket with 404 "Bucket not found"', async () => {
     const { error } = await storage.from('nope').upload('x.txt', Buffer.from('x'));
     expect(error?.message).toBe(StorageApiMessages.bucketNotFound);
-    expect((error as { status?: number }).status).toBe(404);
+    expect(error).toMatchObject({ status: 400, statusCode: '404' });
   });
 });
 
@@ -134,24 +135,25 @@ describe('list', () => {
 
   const names = (items: Array<{ name: string }> | null) => items?.map((item) => item.name);
 
-  it('lists folders first, then files by name, hiding placeholders', async () => {
+  it('lists folders and files together by lower-case name, hiding placeholders', async () => {
     const { data, error } = await docs().list('list');
     expect(error).toBeNull();
-    expect(names(data)).toEqual(['Sub2', 'empty', 'sub', '100%_off.txt', 'C.txt', 'a.txt', 'b.txt']);
-    expect(data![0]).toEqual({ name: 'Sub2', id: null, created_at: null, updated_at: null, last_accessed_at: null, metadata: null });
-    expect(data![4]).toMatchObject({ id: expect.any(String), metadata: { size: 10, mimetype: 'text/plain;charset=UTF-8' } });
+    expect(names(data)).toEqual(['100%_off.txt', 'a.txt', 'b.txt', 'C.txt', 'empty', 'sub', 'Sub2']);
+    expect(data![6]).toEqual({ name: 'Sub2', id: null, created_at: null, updated_at: null, last_accessed_at: null, metadata: null });
+    expect(data![3]).toMatchObject({ id: expect.any(String), metadata: { size: 10, mimetype: 'text/plain;charset=UTF-8' } });
     // A trailing slash names the same folder; an empty folder lists nothing.
     expect(names((await docs().list('list/')).data)).toEqual(names(data));
     expect((await docs().list('list/empty')).data).toEqual([]);
   });
 
   it('pages with limit and offset, sorts and searches', async () => {
-    expect(names((await docs().list('list', { limit: 2, offset: 2 })).data)).toEqual(['sub', '100%_off.txt']);
-    expect(names((await docs().list('list', { sortBy: { column: 'name', order: 'desc' } })).data)).toEqual(['sub', 'empty', 'Sub2', 'b.txt', 'a.txt', 'C.txt', '100%_off.txt']);
+    expect(names((await docs().list('list', { limit: 2, offset: 2 })).data)).toEqual(['b.txt', 'C.txt']);
+    expect(names((await docs().list('list', { sortBy: { column: 'name', order: 'desc' } })).data)).toEqual(['Sub2', 'sub', 'empty', 'C.txt', 'b.txt', 'a.txt', '100%_off.txt']);
+    // Sorted by a date: folders first, by name in the same order.
     expect(names((await docs().list('list', { sortBy: { column: 'created_at', order: 'desc' } })).data)).toEqual([
-      'Sub2',
-      'empty',
       'sub',
+      'empty',
+      'Sub2',
       '100%_off.txt',
       'C.txt',
       'a.txt',
@@ -159,7 +161,7 @@ describe('list', () => {
     ]);
     expect(names((await docs().list('list', { sortBy: { column: 'created_at', order: 'asc' } })).data)).toEqual(['Sub2', 'empty', 'sub', 'b.txt', 'a.txt', 'C.txt', '100%_off.txt']);
     // Case-insensitive prefixes of the names in the folder; % and _ are plain characters.
-    expect(names((await docs().list('list', { search: 's' })).data)).toEqual(['Sub2', 'sub']);
+    expect(names((await docs().list('list', { search: 's' })).data)).toEqual(['sub', 'Sub2']);
     expect(names((await docs().list('list', { search: 'c' })).data)).toEqual(['C.txt']);
     expect(names((await docs().list('list', { search: '100%_' })).data)).toEqual(['100%_off.txt']);
     expect(names((await docs().list('list', { search: '_' })).data)).toEqual([]);
@@ -170,7 +172,7 @@ describe('list', () => {
     const sort = await docs().list('list', { sortBy: { column: 'size', order: 'asc' } });
     expect(sort.error?.message).toBe(StorageApiMessages.badSortColumn('size'));
     const path = await docs().list('../list');
-    expect((path.error as { status?: number }).status).toBe(400);
+    expect(path.error).toMatchObject({ status: 400, statusCode: '400' });
   });
 
   it('lists v2: flat pages with a cursor, and folders with a delimiter', async () => {
@@ -208,7 +210,7 @@ describe('move, copy and remove', () => {
     expect(await text((await docs().download('moves/deep/to.txt')).data)).toBe('moving');
   });
 
-  it('refuses a move onto a taken name (409) and of a missing object (404)', async () => {
+  it('refuses a move onto a taken name (409) and of a missing object (404), with HTTP 400', async () => {
     await docs().upload('moves/one.txt', Buffer.from('1'));
     await docs().upload('moves/two.txt', Buffer.from('2'));
     const taken = await docs().move('moves/one.txt', 'moves/two.txt');
@@ -216,7 +218,7 @@ describe('move, copy and remove', () => {
     expect(await text((await docs().download('moves/two.txt')).data)).toBe('2');
     const missing = await docs().move('moves/none.txt', 'moves/three.txt');
     expect(missing.error?.message).toBe(StorageApiMessages.objectNotFound);
-    expect((missing.error as { status?: number }).status).toBe(404);
+    expect(missing.error).toMatchObject({ status: 400, statusCode: '404' });
   });
 
   it('moves into another bucket, bytes and all', async () => {
@@ -308,7 +310,7 @@ describe('download, info and exists', () => {
     expect(head.headers.get('content-length')).toBe('10');
     expect(head.headers.get('content-type')).toBe('video/mp4');
     const missingHead = await fetch(`${base}/object/docs/media/none.bin`, { method: 'HEAD', headers: auth() });
-    expect(missingHead.status).toBe(404);
+    expect(missingHead.status).toBe(400);
 
     const cached = await fetch(base + url, { headers: { ...auth(), 'if-none-match': '"781e5e245d69b566979b86e28d23f2c7"' } });
     expect(cached.status).toBe(304);
@@ -378,20 +380,18 @@ describe('signed and public URLs', () => {
     const forged = signJwt('another-secret', { url: 'docs/private/report one.pdf', exp: Math.floor(Date.now() / 1000) + 60 });
     const elsewhere = signJwt(TEST_JWT_SECRET, { url: 'docs/private/été.txt', exp: Math.floor(Date.now() / 1000) + 60 });
     const upload = signJwt(TEST_JWT_SECRET, { url: 'docs/private/report one.pdf', upload: true, owner: null, upsert: false });
-    const cases: Array<[string, string]> = [
-      [expired, 'Invalid JWT: token has expired'],
-      [forged, 'Invalid JWT: signature verification failed'],
-      [elsewhere, StorageApiMessages.signedUrlMismatch],
-      [upload, StorageApiMessages.signedUrlPurpose],
-      [p.keys.service_role, StorageApiMessages.signedUrlMismatch],
-      ['not-a-token', 'Invalid JWT: malformed token'],
+    const cases: Array<[string, string, string]> = [
+      [expired, 'InvalidJWT', 'Invalid JWT: token has expired'],
+      [forged, 'InvalidJWT', 'Invalid JWT: signature verification failed'],
+      [elsewhere, 'InvalidSignature', StorageApiMessages.signedUrlMismatch],
+      [upload, 'InvalidSignature', StorageApiMessages.signedUrlPurpose],
+      [p.keys.service_role, 'InvalidSignature', StorageApiMessages.signedUrlMismatch],
+      ['not-a-token', 'InvalidJWT', 'Invalid JWT: malformed token'],
     ];
-    for (const [token, message] of cases) {
+    for (const [token, code, message] of cases) {
       const res = await fetch(base + path + token);
       expect(res.status).toBe(400);
-      const body = (await res.json()) as ErrorReply;
-      expect(body.message).toBe(message);
-      expect(check(ErrorReply, body)).toBeNull();
+      expect(await res.json()).toEqual({ statusCode: '400', code, error: code, message });
     }
   });
 
@@ -413,9 +413,11 @@ describe('signed and public URLs', () => {
     expect(download.headers.get('content-disposition')).toContain('filename="page.html"');
 
     const hidden = await fetch(docs().getPublicUrl('private/report one.pdf').data.publicUrl);
-    expect(hidden.status).toBe(404);
+    expect(hidden.status).toBe(400);
     expect((await messageOf(hidden))).toBe(StorageApiMessages.bucketNotFound);
-    expect((await fetch(storage.from('site').getPublicUrl('none.html').data.publicUrl)).status).toBe(404);
+    const none = await fetch(storage.from('site').getPublicUrl('none.html').data.publicUrl);
+    expect(none.status).toBe(400);
+    expect(await none.json()).toEqual({ statusCode: '404', code: 'NoSuchKey', error: 'not_found', message: StorageApiMessages.objectNotFound });
   });
 
   it('signs upload URLs that upload once, without a key, to that path only', async () => {
@@ -517,15 +519,17 @@ describe('keys', () => {
     const list = await listWith({ authorization: `Bearer ${p.keys.service_role}` });
     expect(check(storageApiRoutes.listObjects.response, await list.json())).toBeNull();
 
+    // Refused as Supabase Storage refuses a token: HTTP 400 naming 403; a role the API does not serve, HTTP 403.
+    const denied = (message: string) => ({ statusCode: '403', code: 'AccessDenied', error: 'Unauthorized', message });
     const none = await listWith({});
-    expect(none.status).toBe(401);
-    expect((await messageOf(none))).toBe(StorageApiMessages.missingKey);
+    expect(none.status).toBe(400);
+    expect(await none.json()).toEqual(denied(StorageApiMessages.missingKey));
     const bad = await listWith({ apikey: signJwt('wrong-secret', { role: 'anon' }) });
-    expect(bad.status).toBe(401);
-    expect((await messageOf(bad))).toBe('Invalid JWT: signature verification failed');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual(denied('Invalid JWT: signature verification failed'));
     const superuser = await listWith({ apikey: signJwt(TEST_JWT_SECRET, { role: 'postgres' }) });
     expect(superuser.status).toBe(403);
-    expect((await messageOf(superuser))).toBe(StorageApiMessages.roleNotAllowed('postgres'));
+    expect(await superuser.json()).toEqual(denied(StorageApiMessages.roleNotAllowed('postgres')));
   });
 
   it('leaves no stray files behind the operations above', async () => {

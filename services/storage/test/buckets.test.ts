@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { ErrorReply, Messages, storageRoutes, type Bucket } from '@dash/contracts';
+import { ErrorReply, Messages, StorageApiMessages, storageRoutes, type Bucket } from '@dash/contracts';
 import { userHeaders } from '@dash/service-kit/dist/testing';
 import { DiskBackend } from '../src/backend/disk';
 import { objectStorageKey } from '../src/backend/types';
 import { invalidMimeType } from '../src/bucket-rules';
-import { BUCKET_NOT_EMPTY, BUCKET_NOT_FOUND } from '../src/routes/buckets';
+import { BUCKET_NOT_EMPTY } from '../src/routes/buckets';
 import { as, contractValidator, setupProject, type Project } from './helpers';
 
 let p: Project;
@@ -211,7 +211,7 @@ describe('updating a bucket', () => {
   it('answers 404 for a bucket that does not exist', async () => {
     const res = await patch('ghost', { public: true });
     expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe(BUCKET_NOT_FOUND);
+    expect(res.json().message).toBe(StorageApiMessages.bucketNotFound);
   });
 
   it('is for members who may write storage: read-only 403, non-members 404', async () => {
@@ -258,7 +258,7 @@ describe('emptying a bucket', () => {
   it('answers 404 for a bucket that does not exist, and 403 to read-only members', async () => {
     const ghost = await empty('ghost');
     expect(ghost.statusCode).toBe(404);
-    expect(ghost.json().message).toBe(BUCKET_NOT_FOUND);
+    expect(ghost.json().message).toBe(StorageApiMessages.bucketNotFound);
     await addObjects('keep', ['b.png']);
     expect((await empty('keep', as('read_only'))).statusCode).toBe(403);
     expect((await empty('keep', userHeaders({ other: 'owner' }))).statusCode).toBe(404);
@@ -316,7 +316,7 @@ describe('deleting a bucket', () => {
   it('answers 404 for a bucket that does not exist, 403 to read-only members and 404 to non-members', async () => {
     const ghost = await remove('ghost');
     expect(ghost.statusCode).toBe(404);
-    expect(ghost.json().message).toBe(BUCKET_NOT_FOUND);
+    expect(ghost.json().message).toBe(StorageApiMessages.bucketNotFound);
     await create({ id: 'guarded', public: false });
     expect((await remove('guarded', as('read_only'))).statusCode).toBe(403);
     expect((await remove('guarded', userHeaders({ other: 'owner' }))).statusCode).toBe(404);

@@ -6,6 +6,7 @@ import { signJwt } from '@dash/service-kit';
 import { setupTestProject, TEST_SECRET, type TestProject } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
 import { DiskBackend } from '../src/backend/disk';
+import { RenderCache } from '../src/render-cache';
 import type { ProjectStorageSettings } from '../src/project-settings';
 
 export { asRole as as, contractValidator } from '@dash/service-kit/dist/testing';
@@ -17,6 +18,8 @@ export interface Project extends TestProject {
   settings: ProjectStorageSettings;
   /** Where the disk backend keeps bytes. */
   backendDir: string;
+  /** Where transformed images are kept. */
+  renders: RenderCache;
   /** API keys and user tokens signed with the project's secret. */
   keys: { anon: string; service_role: string; user: (sub: string) => string };
 }
@@ -28,13 +31,15 @@ export interface Project extends TestProject {
 export async function setupProject(): Promise<Project> {
   const backendDir = mkdtempSync(path.join(tmpdir(), 'dash-storage-'));
   const settings: ProjectStorageSettings = { jwtSecret: TEST_JWT_SECRET, fileSizeLimit: DEFAULT_UPLOAD_LIMIT_BYTES };
+  const renders = new RenderCache(path.join(backendDir, 'renders'));
   const project = await setupTestProject('storage', (pools) =>
-    buildApp({ secret: TEST_SECRET, pools, backend: new DiskBackend(backendDir), settings: async () => settings }),
+    buildApp({ secret: TEST_SECRET, pools, backend: new DiskBackend(backendDir), renders, settings: async () => settings }),
   );
   const close = project.close;
   return Object.assign(project, {
     settings,
     backendDir,
+    renders,
     keys: {
       anon: signJwt(TEST_JWT_SECRET, { role: 'anon', iss: 'dash' }),
       service_role: signJwt(TEST_JWT_SECRET, { role: 'service_role', iss: 'dash' }),

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { EMPTY_FOLDER_PLACEHOLDER, STORAGE_WALK_PAGE_SIZE, StorageApiMessages } from '@dash/contracts';
-import { badRequest, notFound } from '@dash/service-kit';
+import { badRequest } from '@dash/service-kit';
+import { noSuchKey } from '../api-errors';
 import { objectsForZipQuery } from '../sql/objects';
 import { zipObjects, type ZipEntry } from '../zip';
 import { asCaller, bytesKeyOf, checkObjectName, findBucket, missingBytesAsNotFound, SERVICE_ROLE, type ObjectRecord } from './common';
@@ -30,7 +31,7 @@ export async function zipStream(ctx: StorageContext, ref: string, bucketId: stri
   const isFile = (row: ObjectRecord) => row.metadata !== null && row.version !== null && row.name.split('/').pop() !== EMPTY_FOLDER_PLACEHOLDER;
 
   const first = await page(null);
-  if (!first.some(isFile)) throw notFound(StorageApiMessages.objectNotFound);
+  if (!first.some(isFile)) throw noSuchKey();
 
   async function* entries(): AsyncIterable<ZipEntry> {
     let rows = first;

@@ -1,16 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { StorageApiMessages, type Bucket, type ObjectMetadata } from '@dash/contracts';
-import {
-  badRequest,
-  conflict,
-  forbidden,
-  notFound,
-  projectDbError,
-  projectQuery,
-  projectTransaction,
-  type DatabaseCaller,
-} from '@dash/service-kit';
+import { projectDbError, projectQuery, projectTransaction, type DatabaseCaller } from '@dash/service-kit';
+import { accessDenied, alreadyExists, invalidKey, noSuchBucket, noSuchKey } from '../api-errors';
 import { BytesNotFoundError, objectStorageKey } from '../backend/types';
 import { objectNameError } from '../object-keys';
 import { getBucketQuery } from '../sql/buckets';
@@ -81,7 +73,7 @@ export function bytesKeyOf(ref: string, row: { bucket_id: string; id: string; ve
 /** Refuses a name that is not a safe object path (400 with the reason). */
 export function checkObjectName(name: string): void {
   const problem = objectNameError(name);
-  if (problem) throw badRequest(problem);
+  if (problem) throw invalidKey(name, problem);
 }
 
 export type BucketRules = Pick<Bucket, 'id' | 'public' | 'file_size_limit' | 'allowed_mime_types'>;
@@ -96,18 +88,18 @@ export async function findBucket(ctx: StorageContext, ref: string, bucketId: str
   const [row] = await projectQuery<Row>(ctx.pools, ref, getBucketQuery(bucketId)).catch((error: unknown) => {
     throw projectDbError(error);
   });
-  if (!row) throw notFound(StorageApiMessages.bucketNotFound);
+  if (!row) throw noSuchBucket();
   return { id: row.id, public: row.public, allowed_mime_types: row.allowed_mime_types, file_size_limit: row.file_size_limit === null ? null : Number(row.file_size_limit) };
 }
 
 /** Postgres's refusals of a write on `storage.objects`, as the storage API answers them. */
 export function objectWriteError(error: unknown): unknown {
   if (error instanceof pg.DatabaseError) {
-    if (error.code === '23505') return conflict(StorageApiMessages.alreadyExists);
+    if (error.code === '23505') return alreadyExists();
     // A WITH CHECK policy refused the row, or the role lacks the privilege.
-    if (error.code === '42501') return forbidden(StorageApiMessages.rowLevelSecurity);
+    if (error.code === '42501') return accessDenied(StorageApiMessages.rowLevelSecurity);
     // The bucket went away meanwhile.
-    if (error.code === '23503') return notFound(StorageApiMessages.bucketNotFound);
+    if (error.code === '23503') return noSuchBucket();
   }
   return projectDbError(error);
 }
@@ -145,7 +137,7 @@ export async function findObject(ctx: StorageContext, ref: string, caller: Datab
     const query = findObjectQuery(bucketId, name);
     return (await client.query<ObjectRecord>(query.text, query.values)).rows[0];
   });
-  if (!row) throw notFound(StorageApiMessages.objectNotFound);
+  if (!row) throw noSuchKey();
   return row;
 }
 
@@ -153,8 +145,8 @@ export async function findObject(ctx: StorageContext, ref: string, caller: Datab
 const BYTES_DELETE_BATCH = 1000;
 
 /**
- * Deletes bytes whose rows are gone for good. A failure leaves unreachable bytes, not a wrong answer,
- * so it is logged rather than reported.
+ * Deletes bytes whose rows are gone for good, and their rendered images. A failure leaves unreachable
+ * bytes, not a wrong answer, so it is logged rather than reported.
  */
 export async function deleteBytes(ctx: StorageContext, keys: readonly (string | null)[], log: FastifyBaseLogger): Promise<void> {
   const present = keys.filter((key): key is string => key !== null);
@@ -163,6 +155,7 @@ export async function deleteBytes(ctx: StorageContext, keys: readonly (string | 
     for (let start = 0; start < present.length; start += BYTES_DELETE_BATCH) {
       await ctx.backend.delete(present.slice(start, start + BYTES_DELETE_BATCH));
     }
+    await ctx.renders?.forget(present);
   } catch (error) {
     log.error({ err: error, keys: present.length }, 'the bytes of deleted or replaced objects could not all be deleted');
   }
@@ -172,5 +165,5 @@ export const isoDate = (date: Date): string => date.toISOString();
 
 /** A backend's "no bytes at this key" as the storage API's 404 (a row whose bytes are gone). */
 export function missingBytesAsNotFound(error: unknown): never {
-  throw error instanceof BytesNotFoundError ? notFound(StorageApiMessages.objectNotFound) : error;
+  throw error instanceof BytesNotFoundError ? noSuchKey() : error;
 }

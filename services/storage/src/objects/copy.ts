@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { StorageApiMessages, type ApiCopyBody } from '@dash/contracts';
-import { notFound, type DatabaseCaller } from '@dash/service-kit';
+import type { ApiCopyBody } from '@dash/contracts';
+import type { DatabaseCaller } from '@dash/service-kit';
+import { entityTooLarge, noSuchKey } from '../api-errors';
 import { objectStorageKey } from '../backend/types';
 import type { ObjectRow } from '../sql/objects';
 import { bytesKeyOf, checkObjectName, findBucket, findObject, missingBytesAsNotFound, ownerOf, tryAsCaller } from './common';
-import { cacheControlOf, checkMimeType, contentTypeOf, tooLarge, uploadLimit } from './rules';
+import { cacheControlOf, checkMimeType, contentTypeOf, uploadLimit } from './rules';
 import { commitObjectRow, writeObjectRow } from './upload';
 import type { StorageContext } from '../app';
 
@@ -30,13 +31,13 @@ export async function copyObject(
   const target = await findBucket(ctx, ref, toBucketId);
   const source = await findObject(ctx, ref, caller, body.bucketId, body.sourceKey);
   const sourceKey = bytesKeyOf(ref, source);
-  if (!source.metadata || !sourceKey) throw notFound(StorageApiMessages.objectNotFound);
+  if (!source.metadata || !sourceKey) throw noSuchKey();
 
   const keep = body.copyMetadata !== false;
   const mimetype = keep || !body.metadata?.mimetype ? source.metadata.mimetype : contentTypeOf(body.metadata.mimetype);
   const cacheControl = keep || !body.metadata?.cacheControl ? source.metadata.cacheControl : cacheControlOf(body.metadata.cacheControl);
   checkMimeType(target, mimetype);
-  if (source.metadata.size > uploadLimit((await ctx.settings(ref)).fileSizeLimit, target)) throw tooLarge();
+  if (source.metadata.size > uploadLimit((await ctx.settings(ref)).fileSizeLimit, target)) throw entityTooLarge();
 
   const row: ObjectRow = {
     id: randomUUID(),

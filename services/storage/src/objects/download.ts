@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StorageApiMessages } from '@dash/contracts';
-import { HttpError, notFound } from '@dash/service-kit';
+import { invalidRange, noSuchKey } from '../api-errors';
 import type { ByteRange } from '../backend/types';
 import { bytesKeyOf, missingBytesAsNotFound, type ObjectRecord } from './common';
 import type { StorageContext } from '../app';
@@ -65,6 +64,13 @@ function clientHasCurrent(request: FastifyRequest, eTag: string): boolean {
   });
 }
 
+/** A 304 with `headers` when the client's copy (If-None-Match) is the current one; null otherwise. */
+export function notModified(request: FastifyRequest, reply: FastifyReply, eTag: string, headers: Record<string, string>): FastifyReply | null {
+  if (!clientHasCurrent(request, eTag)) return null;
+  statusOverrides.set(reply, 304);
+  return reply.headers(headers).send();
+}
+
 export interface SendOptions {
   /** Send as an attachment named this ('' for the object's own file name). */
   download?: string;
@@ -75,7 +81,7 @@ export async function sendObject(ctx: StorageContext, ref: string, object: Objec
   const metadata = object.metadata;
   const key = bytesKeyOf(ref, object);
   // A row without bytes (made outside this service, or an upload that never finished) has nothing to send.
-  if (!metadata || !key) throw notFound(StorageApiMessages.objectNotFound);
+  if (!metadata || !key) throw noSuchKey();
   const size = metadata.size;
   const headers: Record<string, string> = {
     'content-type': metadata.mimetype,
@@ -86,14 +92,12 @@ export async function sendObject(ctx: StorageContext, ref: string, object: Objec
   };
   if (options.download !== undefined) headers['content-disposition'] = attachment(options.download || object.name.split('/').pop()!);
 
-  if (clientHasCurrent(request, metadata.eTag)) {
-    statusOverrides.set(reply, 304);
-    return reply.headers(headers).send();
-  }
+  const unchanged = notModified(request, reply, metadata.eTag, headers);
+  if (unchanged) return unchanged;
   const range = parseRange(request.headers.range, size);
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${size}`);
-    throw new HttpError(416, StorageApiMessages.rangeNotSatisfiable);
+    throw invalidRange();
   }
   if (range) headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
   headers['content-length'] = String(range ? range.end - range.start + 1 : size);

@@ -1,7 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart, { type Multipart } from '@fastify/multipart';
 import { StorageApiMessages } from '@dash/contracts';
-import { badRequest } from '@dash/service-kit';
+import { badRequest, MAX_DRAINED_BYTES } from '@dash/service-kit';
 import { cacheControlOf, contentTypeOf, userMetadataFromHeader, userMetadataOf } from './rules';
 import type { IncomingFile } from './upload';
 
@@ -27,6 +28,55 @@ export async function registerUploadParsing(scope: FastifyInstance): Promise<voi
     throwFileSizeLimit: false,
     limits: { fileSize: Number.MAX_SAFE_INTEGER, files: 1, fields: MAX_FORM_FIELDS, fieldSize: MAX_FORM_FIELD_BYTES },
   });
+  // A refusal waits for the rest of the body (see `readRest`).
+  scope.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400) await readRest(request.raw);
+    return payload;
+  });
+}
+
+/** A refused upload that sends nothing for this long is answered without waiting for the rest. */
+const DRAIN_IDLE_MS = 10_000;
+/** How long a refused upload cut off by the drain bound may go on sending before its connection goes. */
+const DRAIN_LINGER_MS = 5_000;
+
+/**
+ * Reads and drops the rest of a refused upload's body, resolving once it has all arrived: only then is
+ * the refusal sent. Answering while the client is still sending makes some clients stop sending and
+ * keep the connection open for ever, others lose the answer when the connection closes under them;
+ * once the body is in, every client reads the answer and can reuse the connection. A client still
+ * sending after MAX_DRAINED_BYTES, or silent for DRAIN_IDLE_MS, gets the answer now and its connection
+ * is closed DRAIN_LINGER_MS later unless the body ends meanwhile (the delay lets it read the answer).
+ */
+export function readRest(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.destroyed) return Promise.resolve();
+  // Whoever was reading the body (the form parser) is done with it.
+  raw.unpipe();
+  return new Promise((resolve) => {
+    let drained = 0;
+    let closing: NodeJS.Timeout | undefined;
+    const idle = setTimeout(() => giveUp(), DRAIN_IDLE_MS).unref();
+    const giveUp = () => {
+      clearTimeout(idle);
+      closing ??= setTimeout(() => raw.destroy(), DRAIN_LINGER_MS).unref();
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (!closing) idle.refresh();
+      if (drained > MAX_DRAINED_BYTES) giveUp();
+    };
+    const finished = () => {
+      clearTimeout(idle);
+      clearTimeout(closing);
+      raw.off('data', count);
+      resolve();
+    };
+    raw.on('data', count);
+    raw.once('end', finished);
+    raw.once('close', finished);
+    raw.resume();
+  });
 }
 
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -45,9 +95,6 @@ export function rawBodyFile(request: FastifyRequest): IncomingFile {
     contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : null,
     userMetadata: userMetadataFromHeader(firstHeader(request.headers['x-metadata'])),
     cutOff: () => !raw.complete,
-    discard: () => {
-      raw.resume();
-    },
   };
 }
 
@@ -66,23 +113,15 @@ export async function multipartFile(request: FastifyRequest): Promise<IncomingFi
     throw request.raw.complete ? error : badRequest(StorageApiMessages.uploadCutOff);
   });
   if (!part) throw badRequest(StorageApiMessages.noFileInForm);
-  try {
-    const cacheControl = fieldValue(part.fields.cacheControl);
-    return {
-      stream: part.file,
-      contentType: contentTypeOf(part.mimetype),
-      cacheControl: cacheControlOf(typeof cacheControl === 'string' ? cacheControl : undefined),
-      contentLength: null,
-      userMetadata: userMetadataOf(fieldValue(part.fields.metadata)),
-      cutOff: () => !request.raw.complete,
-      discard: () => {
-        part.file.resume();
-      },
-    };
-  } catch (error) {
-    part.file.resume();
-    throw error;
-  }
+  const cacheControl = fieldValue(part.fields.cacheControl);
+  return {
+    stream: part.file,
+    contentType: contentTypeOf(part.mimetype),
+    cacheControl: cacheControlOf(typeof cacheControl === 'string' ? cacheControl : undefined),
+    contentLength: null,
+    userMetadata: userMetadataOf(fieldValue(part.fields.metadata)),
+    cutOff: () => !request.raw.complete,
+  };
 }
 
 /** The file of an upload request, whichever way it is sent. */

@@ -8,6 +8,8 @@ import type { StorageContext } from '../app';
 /** storage-js's default page of a listing. */
 export const DEFAULT_LIST_LIMIT = 100;
 export const DEFAULT_LIST_V2_LIMIT = 1000;
+/** The longest page of the storage API's `list`: Supabase Storage gives this many when asked for more. */
+export const API_LIST_MAX_LIMIT = 1500;
 
 export interface ListRequest {
   limit?: number;
@@ -15,6 +17,9 @@ export interface ListRequest {
   search?: string;
   sortBy?: { column?: string; order?: string };
 }
+
+/** How a listing is laid out: the dashboard's explorer, or the storage API's (see `FolderListOptions.order`). */
+export type ListStyle = 'explorer' | 'api';
 
 /** A sort as storage-js sends it (any text), checked against the contract's columns; 400 otherwise. */
 export function sortOf(sortBy: ListRequest['sortBy']): ListSortBy {
@@ -43,16 +48,29 @@ interface ItemRow {
 
 const dateOrNull = (date: Date | null) => (date === null ? null : isoDate(date));
 
-/** The folders and files right under `path` that the caller may see (see `listFolderQuery` for the order). */
-export async function listFolder(ctx: StorageContext, ref: string, caller: DatabaseCaller, bucketId: string, path: string, options: ListRequest): Promise<StorageItem[]> {
+/**
+ * The folders and files right under `path` that the caller may see (see `listFolderQuery` for the
+ * order). The storage API's pages hold at most `API_LIST_MAX_LIMIT` entries, whatever is asked.
+ */
+export async function listFolder(
+  ctx: StorageContext,
+  ref: string,
+  caller: DatabaseCaller,
+  bucketId: string,
+  path: string,
+  options: ListRequest,
+  style: ListStyle = 'explorer',
+): Promise<StorageItem[]> {
   const folder = folderPrefix(path);
   const sortBy = sortOf(options.sortBy);
   await findBucket(ctx, ref, bucketId);
+  const limit = options.limit ?? DEFAULT_LIST_LIMIT;
   const query = listFolderQuery(bucketId, folder, {
-    limit: options.limit ?? DEFAULT_LIST_LIMIT,
+    limit: style === 'api' ? Math.min(limit, API_LIST_MAX_LIMIT) : limit,
     offset: options.offset ?? 0,
     search: options.search ?? '',
     sortBy,
+    order: style,
   });
   const rows = await asCaller(ctx, ref, caller, async (client) => (await client.query<ItemRow>(query.text, query.values)).rows);
   return rows.map((row) => ({

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { StorageApiMessages, type MoveObjectsBody } from '@dash/contracts';
 import { badRequest, conflict, notFound, type DatabaseCaller } from '@dash/service-kit';
+import { entityTooLarge, noSuchKey } from '../api-errors';
 import { objectStorageKey } from '../backend/types';
 import { moveFolderQuery, moveObjectQuery } from '../sql/objects';
 import { asCaller, bytesKeyOf, checkObjectName, deleteBytes, findBucket, findObject, missingBytesAsNotFound, SERVICE_ROLE } from './common';
-import { checkMimeType, uploadLimit, tooLarge } from './rules';
+import { checkMimeType, uploadLimit } from './rules';
 import type { StorageContext } from '../app';
 
 export interface MoveRequest {
@@ -34,16 +35,16 @@ export async function moveObject(ctx: StorageContext, ref: string, caller: Datab
       const query = moveObjectQuery(move.bucketId, move.from, move.toBucketId, move.to);
       return (await client.query(query.text, query.values)).rows;
     });
-    if (rows.length === 0) throw notFound(StorageApiMessages.objectNotFound);
+    if (rows.length === 0) throw noSuchKey();
     return;
   }
 
   const target = await findBucket(ctx, ref, move.toBucketId);
   const source = await findObject(ctx, ref, caller, move.bucketId, move.from);
   const sourceKey = bytesKeyOf(ref, source);
-  if (!source.metadata || !sourceKey || source.version === null) throw notFound(StorageApiMessages.objectNotFound);
+  if (!source.metadata || !sourceKey || source.version === null) throw noSuchKey();
   checkMimeType(target, source.metadata.mimetype);
-  if (source.metadata.size > uploadLimit((await ctx.settings(ref)).fileSizeLimit, target)) throw tooLarge();
+  if (source.metadata.size > uploadLimit((await ctx.settings(ref)).fileSizeLimit, target)) throw entityTooLarge();
   const targetKey = objectStorageKey(ref, move.toBucketId, source.id, source.version);
   await ctx.backend.copy(sourceKey, targetKey).catch(missingBytesAsNotFound);
   try {

@@ -1,5 +1,6 @@
 import { StorageApiMessages } from '@dash/contracts';
-import { badRequest, HttpError } from '@dash/service-kit';
+import { badRequest } from '@dash/service-kit';
+import { invalidMimeType } from '../api-errors';
 import type { BucketRules } from './common';
 
 /** The media type of a Content-Type value, lower case and without parameters (`text/plain;charset=utf-8` → `text/plain`). */
@@ -24,15 +25,13 @@ export function mimeTypeAllowed(allowed: readonly string[] | null, contentType: 
 
 /** 415 when the bucket does not take this type. */
 export function checkMimeType(bucket: BucketRules, contentType: string): void {
-  if (!mimeTypeAllowed(bucket.allowed_mime_types, contentType)) throw new HttpError(415, StorageApiMessages.mimeNotAllowed(mediaTypeOf(contentType)));
+  if (!mimeTypeAllowed(bucket.allowed_mime_types, contentType)) throw invalidMimeType(mediaTypeOf(contentType));
 }
 
 /** The most bytes an object of this bucket may have: the project's upload limit, or the bucket's when lower. */
 export function uploadLimit(projectLimit: number, bucket: BucketRules): number {
   return bucket.file_size_limit === null ? projectLimit : Math.min(projectLimit, bucket.file_size_limit);
 }
-
-export const tooLarge = () => new HttpError(413, StorageApiMessages.tooLarge);
 
 /** Header values we store and send back: printable ASCII only (no line breaks that would split a header). */
 const HEADER_VALUE = /^[\x20-\x7e\t]*$/;

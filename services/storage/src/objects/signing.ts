@@ -1,24 +1,26 @@
 import type { FastifyRequest } from 'fastify';
-import { SIGNED_UPLOAD_URL_EXPIRY_SECONDS, StorageApiMessages } from '@dash/contracts';
-import { badRequest, signJwt, verifyJwt, type JwtClaims } from '@dash/service-kit';
+import { SIGNED_UPLOAD_URL_EXPIRY_SECONDS, StorageApiMessages, type ImageTransform } from '@dash/contracts';
+import { signJwt, verifyJwt, type JwtClaims } from '@dash/service-kit';
+import { invalidJwt, invalidSignature } from '../api-errors';
 import type { StorageContext } from '../app';
 
 /*
  * Signed URLs: a JWT signed with the project's secret names the object (`url: bucket/path`) and when
  * it expires; the token is the only grant, so it is checked against the very object the URL asks for.
  * Upload tokens carry `upload: true` (and the owner and upsert of the one who signed), so neither kind
- * passes for the other. Neither has a `role`, so neither passes for an API key.
+ * passes for the other. Neither has a `role`, so neither passes for an API key. A download token may
+ * carry an image transformation, which its signed rendering URL applies.
  */
 
-type DownloadClaims = JwtClaims & { url: string };
+type DownloadClaims = JwtClaims & { url: string; transform?: ImageTransform };
 type UploadClaims = JwtClaims & { url: string; upload: true; owner: string | null; upsert: boolean };
 
 const objectUrl = (bucketId: string, name: string) => `${bucketId}/${name}`;
 const now = () => Math.floor(Date.now() / 1000);
 
-export async function signDownloadToken(ctx: StorageContext, ref: string, bucketId: string, name: string, expiresIn: number): Promise<string> {
+export async function signDownloadToken(ctx: StorageContext, ref: string, bucketId: string, name: string, expiresIn: number, transform?: ImageTransform): Promise<string> {
   const { jwtSecret } = await ctx.settings(ref);
-  const claims: DownloadClaims = { url: objectUrl(bucketId, name), exp: now() + expiresIn };
+  const claims: DownloadClaims = { url: objectUrl(bucketId, name), exp: now() + expiresIn, ...(transform ? { transform } : {}) };
   return signJwt(jwtSecret, claims);
 }
 
@@ -28,23 +30,26 @@ export async function signUploadToken(ctx: StorageContext, ref: string, bucketId
   return signJwt(jwtSecret, claims);
 }
 
-/** The claims of a token signed for this very object (400 with the reason otherwise, as Supabase Storage answers). */
+/** The claims of a token signed for this very object (refused with the reason otherwise, as Supabase Storage refuses it). */
 async function verifiedClaims(ctx: StorageContext, ref: string, bucketId: string, name: string, token: string) {
   const { jwtSecret } = await ctx.settings(ref);
   const verified = verifyJwt(jwtSecret, token);
-  if ('error' in verified) throw badRequest(verified.error);
-  if (verified.claims.url !== objectUrl(bucketId, name)) throw badRequest(StorageApiMessages.signedUrlMismatch);
+  if ('error' in verified) throw invalidJwt(verified.error);
+  if (verified.claims.url !== objectUrl(bucketId, name)) throw invalidSignature(StorageApiMessages.signedUrlMismatch);
   return verified.claims;
 }
 
-export async function verifyDownloadToken(ctx: StorageContext, ref: string, bucketId: string, name: string, token: string): Promise<void> {
+/** Checks a download token for this object; resolves to the image transformation it was signed with ({} for none). */
+export async function verifyDownloadToken(ctx: StorageContext, ref: string, bucketId: string, name: string, token: string): Promise<ImageTransform> {
   const claims = await verifiedClaims(ctx, ref, bucketId, name, token);
-  if (claims.upload !== undefined) throw badRequest(StorageApiMessages.signedUrlPurpose);
+  if (claims.upload !== undefined) throw invalidSignature(StorageApiMessages.signedUrlPurpose);
+  const transform = claims.transform;
+  return transform !== null && typeof transform === 'object' ? (transform as ImageTransform) : {};
 }
 
 export async function verifyUploadToken(ctx: StorageContext, ref: string, bucketId: string, name: string, token: string): Promise<{ owner: string | null; upsert: boolean }> {
   const claims = await verifiedClaims(ctx, ref, bucketId, name, token);
-  if (claims.upload !== true) throw badRequest(StorageApiMessages.signedUrlPurpose);
+  if (claims.upload !== true) throw invalidSignature(StorageApiMessages.signedUrlPurpose);
   return { owner: typeof claims.owner === 'string' ? claims.owner : null, upsert: claims.upsert === true };
 }
 

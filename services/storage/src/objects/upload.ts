@@ -3,11 +3,12 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import { StorageApiMessages, type ObjectMetadata } from '@dash/contracts';
-import { badRequest, forbidden, type DatabaseCaller } from '@dash/service-kit';
+import { badRequest, type DatabaseCaller } from '@dash/service-kit';
+import { accessDenied, entityTooLarge } from '../api-errors';
 import { objectStorageKey, ObjectTooLargeError, type StoredBytes } from '../backend/types';
 import { insertObjectQuery, lockObjectQuery, replaceObjectQuery, type ObjectRow } from '../sql/objects';
 import { asCaller, bytesKeyOf, checkObjectName, deleteBytes, findBucket, ownerOf, tryAsCaller } from './common';
-import { checkMimeType, tooLarge, uploadLimit } from './rules';
+import { checkMimeType, uploadLimit } from './rules';
 import type { StorageContext } from '../app';
 
 /** A file arriving in a request: its bytes as a stream and what the request says about them. */
@@ -20,8 +21,6 @@ export interface IncomingFile {
   userMetadata: Record<string, unknown> | null;
   /** Whether the request ended before its whole body arrived (the client went away). */
   cutOff(): boolean;
-  /** Reads and drops what is left of the body, so the client gets to read the answer. */
-  discard(): void;
 }
 
 export interface UploadTarget {
@@ -81,7 +80,7 @@ export async function writeObjectRow(client: pg.PoolClient, row: ObjectRow, upse
       await client.query('rollback to savepoint new_object');
     }
   }
-  throw forbidden(StorageApiMessages.rowLevelSecurity);
+  throw accessDenied(StorageApiMessages.rowLevelSecurity);
 }
 
 /**
@@ -105,7 +104,8 @@ export async function commitObjectRow(ctx: StorageContext, ref: string, caller: 
  * the bytes to a new key (at most the project's and the bucket's limit), and writes the row as the
  * caller. A body cut off half way, a refused row or a lost race (409) leaves no row and no bytes; a
  * replaced version's bytes go after the commit. `openFile` is called once the request's target is
- * known to be sound (a multipart body is only parsed then).
+ * known to be sound (a multipart body is only parsed then). The rest of a refused body is read by the
+ * upload routes' scope (`registerUploadParsing`).
  */
 export async function storeObject(
   ctx: StorageContext,
@@ -117,36 +117,31 @@ export async function storeObject(
   checkObjectName(name);
   const bucket = await findBucket(ctx, ref, bucketId);
   const file = await openFile();
+  checkMimeType(bucket, file.contentType);
+  const maxBytes = uploadLimit((await ctx.settings(ref)).fileSizeLimit, bucket);
+  if (file.contentLength !== null && file.contentLength > maxBytes) throw entityTooLarge();
+
+  const row: ObjectRow = {
+    id: randomUUID(),
+    version: randomUUID(),
+    bucketId,
+    name,
+    owner: target.owner === undefined ? ownerOf(caller) : target.owner,
+    metadata: {},
+    userMetadata: file.userMetadata,
+  };
+  await tryAsCaller(ctx, ref, caller, (client) => writeObjectRow(client, row, upsert));
+
+  const key = objectStorageKey(ref, bucketId, row.id, row.version);
+  let stored: StoredBytes;
   try {
-    checkMimeType(bucket, file.contentType);
-    const maxBytes = uploadLimit((await ctx.settings(ref)).fileSizeLimit, bucket);
-    if (file.contentLength !== null && file.contentLength > maxBytes) throw tooLarge();
-
-    const row: ObjectRow = {
-      id: randomUUID(),
-      version: randomUUID(),
-      bucketId,
-      name,
-      owner: target.owner === undefined ? ownerOf(caller) : target.owner,
-      metadata: {},
-      userMetadata: file.userMetadata,
-    };
-    await tryAsCaller(ctx, ref, caller, (client) => writeObjectRow(client, row, upsert));
-
-    const key = objectStorageKey(ref, bucketId, row.id, row.version);
-    let stored: StoredBytes;
-    try {
-      stored = await ctx.backend.put(key, file.stream, { contentType: file.contentType, cacheControl: file.cacheControl, maxBytes });
-    } catch (error) {
-      if (error instanceof ObjectTooLargeError) throw tooLarge();
-      if (file.cutOff()) throw badRequest(StorageApiMessages.uploadCutOff);
-      throw error;
-    }
-
-    await commitObjectRow(ctx, ref, caller, { ...row, metadata: objectMetadata(stored, file.contentType, file.cacheControl) }, key, upsert, log);
-    return { id: row.id, key: `${bucketId}/${name}` };
+    stored = await ctx.backend.put(key, file.stream, { contentType: file.contentType, cacheControl: file.cacheControl, maxBytes });
   } catch (error) {
-    file.discard();
+    if (error instanceof ObjectTooLargeError) throw entityTooLarge();
+    if (file.cutOff()) throw badRequest(StorageApiMessages.uploadCutOff);
     throw error;
   }
+
+  await commitObjectRow(ctx, ref, caller, { ...row, metadata: objectMetadata(stored, file.contentType, file.cacheControl) }, key, upsert, log);
+  return { id: row.id, key: `${bucketId}/${name}` };
 }

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { StorageApiMessages, storageApiRoutes } from '@dash/contracts';
-import { addRoute, notFound, projectKeyCallerOf, type ServiceApp } from '@dash/service-kit';
+import { addRoute, projectKeyCallerOf, type ServiceApp } from '@dash/service-kit';
+import { noSuchBucket, noSuchKey } from '../api-errors';
 import { asCaller, checkObjectName, findBucket, findObject, isoDate, ownerOf, SERVICE_ROLE, tryAsCaller } from '../objects/common';
 import { copyObject } from '../objects/copy';
 import { sendObject } from '../objects/download';
 import { headerIsTrue, incomingFile, registerUploadParsing } from '../objects/incoming';
 import { listFolder, listObjectsV2 } from '../objects/list';
 import { moveObject } from '../objects/move';
+import { sendRendered } from '../objects/render';
 import { removeObjects } from '../objects/remove';
 import { signDownloadToken, signUploadToken, verifyDownloadToken, verifyUploadToken } from '../objects/signing';
 import { storeObject, writeObjectRow } from '../objects/upload';
@@ -22,9 +24,17 @@ import type { StorageContext } from '../app';
 
 /** Signed URLs as storage-js reads them: relative to `/v1`, the path not encoded (storage-js encodes the whole URL). */
 const signedDownloadPath = (bucketId: string, name: string, token: string) => `/object/sign/${bucketId}/${name}?token=${token}`;
+const signedRenderPath = (bucketId: string, name: string, token: string) => `/render/image/sign/${bucketId}/${name}?token=${token}`;
 const signedUploadPath = (bucketId: string, name: string, token: string) => `/object/upload/sign/${bucketId}/${name}?token=${token}`;
 
 const upsertAsked = (request: FastifyRequest) => headerIsTrue(request.headers['x-upsert']);
+
+/** An object of a public bucket; any other bucket's objects are not there for anyone without a key or a token. */
+async function findPublicObject(ctx: StorageContext, ref: string, bucketId: string, name: string) {
+  const bucket = await findBucket(ctx, ref, bucketId);
+  if (!bucket.public) throw noSuchBucket();
+  return findObject(ctx, ref, SERVICE_ROLE, bucketId, name);
+}
 
 export function registerApiObjectRoutes(app: ServiceApp, ctx: StorageContext): void {
   // Uploads take their bodies as streams, in a scope of their own so other routes keep parsing JSON.
@@ -59,7 +69,7 @@ export function registerApiObjectRoutes(app: ServiceApp, ctx: StorageContext): v
 
   addRoute(app, storageApiRoutes.objectInfo, async ({ params, request }) => {
     const object = await findObject(ctx, params.ref, projectKeyCallerOf(request), params.bucket, params['*']);
-    if (!object.metadata || object.version === null) throw notFound(StorageApiMessages.objectNotFound);
+    if (!object.metadata || object.version === null) throw noSuchKey();
     return {
       id: object.id,
       version: object.version,
@@ -76,7 +86,7 @@ export function registerApiObjectRoutes(app: ServiceApp, ctx: StorageContext): v
   });
 
   addRoute(app, storageApiRoutes.listObjects, async ({ params, body, request }) =>
-    listFolder(ctx, params.ref, projectKeyCallerOf(request), params.bucket, body.prefix, body),
+    listFolder(ctx, params.ref, projectKeyCallerOf(request), params.bucket, body.prefix, body, 'api'),
   );
 
   addRoute(app, storageApiRoutes.listObjectsV2, async ({ params, body, request }) =>
@@ -112,8 +122,10 @@ export function registerApiObjectRoutes(app: ServiceApp, ctx: StorageContext): v
   addRoute(app, storageApiRoutes.signObject, async ({ params, body, request }) => {
     const name = params['*'];
     await findObject(ctx, params.ref, projectKeyCallerOf(request), params.bucket, name);
-    const token = await signDownloadToken(ctx, params.ref, params.bucket, name, body.expiresIn);
-    return { signedURL: signedDownloadPath(params.bucket, name, token) };
+    // With a transformation the URL renders the image; the token carries the transformation.
+    const transform = body.transform && Object.values(body.transform).some((value) => value !== undefined) ? body.transform : undefined;
+    const token = await signDownloadToken(ctx, params.ref, params.bucket, name, body.expiresIn, transform);
+    return { signedURL: (transform ? signedRenderPath : signedDownloadPath)(params.bucket, name, token) };
   });
 
   addRoute(app, storageApiRoutes.signObjects, async ({ params, body, request }) => {
@@ -139,11 +151,27 @@ export function registerApiObjectRoutes(app: ServiceApp, ctx: StorageContext): v
   });
 
   addRoute(app, storageApiRoutes.publicDownload, async ({ params, query, request, reply }) => {
-    const bucket = await findBucket(ctx, params.ref, params.bucket);
-    // A private bucket's objects are not there for anyone without a key or a token.
-    if (!bucket.public) throw notFound(StorageApiMessages.bucketNotFound);
-    const object = await findObject(ctx, params.ref, SERVICE_ROLE, params.bucket, params['*']);
+    const object = await findPublicObject(ctx, params.ref, params.bucket, params['*']);
     return sendObject(ctx, params.ref, object, request, reply, { download: query.download });
+  });
+
+  addRoute(app, storageApiRoutes.renderAuthenticated, async ({ params, query, request, reply }) => {
+    const object = await findObject(ctx, params.ref, projectKeyCallerOf(request), params.bucket, params['*']);
+    const { download, ...transform } = query;
+    return sendRendered(ctx, params.ref, object, transform, request, reply, { download });
+  });
+
+  addRoute(app, storageApiRoutes.renderPublic, async ({ params, query, request, reply }) => {
+    const object = await findPublicObject(ctx, params.ref, params.bucket, params['*']);
+    const { download, ...transform } = query;
+    return sendRendered(ctx, params.ref, object, transform, request, reply, { download });
+  });
+
+  addRoute(app, storageApiRoutes.renderSigned, async ({ params, query, request, reply }) => {
+    const name = params['*'];
+    const transform = await verifyDownloadToken(ctx, params.ref, params.bucket, name, query.token);
+    const object = await findObject(ctx, params.ref, SERVICE_ROLE, params.bucket, name);
+    return sendRendered(ctx, params.ref, object, transform, request, reply, { download: query.download });
   });
 
   addRoute(app, storageApiRoutes.signUpload, async ({ params, request }) => {

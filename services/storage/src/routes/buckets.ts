@@ -1,18 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { Messages, policyBucket, storageRoutes, type ApiListBucketsQuery, type Bucket } from '@dash/contracts';
+import { Messages, policyBucket, StorageApiMessages, storageRoutes, type ApiListBucketsQuery, type Bucket } from '@dash/contracts';
 import {
   addRoute,
   badRequest,
-  conflict,
-  forbidden,
-  notFound,
   projectDbError,
   projectTransaction,
   type DatabaseCaller,
   type ServiceApp,
   type SqlQuery,
 } from '@dash/service-kit';
+import { accessDenied, alreadyExists, noSuchBucket, StorageError } from '../api-errors';
 import { bucketChangesFrom, newBucketFrom } from '../bucket-rules';
 import { objectStorageKey } from '../backend/types';
 import {
@@ -37,8 +35,8 @@ import { recordBucketChange } from '../audit';
  * security on `storage.buckets` and `storage.objects` applies).
  */
 
-export const BUCKET_NOT_FOUND = 'Bucket not found';
 export const BUCKET_NOT_EMPTY = 'The bucket is not empty: empty it first, then delete it';
+const bucketNotEmpty = () => new StorageError(409, BUCKET_NOT_EMPTY, { code: 'ResourceNotEmpty', message: StorageApiMessages.bucketNotEmpty });
 /** Bytes of emptied objects are deleted this many keys per backend call (S3 takes at most 1000 at once). */
 const BYTES_DELETE_BATCH = 1000;
 
@@ -61,10 +59,10 @@ const toBucket = (row: BucketRow): Bucket => ({
 /** Postgres's refusals as the client's mistakes: a taken name, a row-level security refusal, a bad value. */
 function bucketError(error: unknown, bucketId: string): unknown {
   if (error instanceof pg.DatabaseError) {
-    if (error.code === '23505') return conflict(`The resource already exists: bucket "${bucketId}"`);
+    if (error.code === '23505') return alreadyExists(`The resource already exists: bucket "${bucketId}"`);
     // An object still references the bucket (one the caller cannot see, or one uploaded meanwhile).
-    if (error.code === '23503') return conflict(BUCKET_NOT_EMPTY);
-    if (error.code === '42501') return forbidden(error.message);
+    if (error.code === '23503') return bucketNotEmpty();
+    if (error.code === '42501') return accessDenied(error.message);
     if (error.code === '23514' || error.code?.startsWith('22')) return badRequest(error.message, error.code);
   }
   return projectDbError(error);
@@ -88,7 +86,7 @@ export async function listBuckets(ctx: StorageContext, ref: string, caller: Data
 
 export async function getBucket(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, id: string): Promise<Bucket> {
   const { rows } = await run(ctx, ref, caller, id, (q) => q(getBucketQuery(id)));
-  if (!rows[0]) throw notFound(BUCKET_NOT_FOUND);
+  if (!rows[0]) throw noSuchBucket();
   return toBucket(rows[0]);
 }
 
@@ -99,7 +97,7 @@ export async function createBucket(ctx: StorageContext, ref: string, caller: Dat
 
 export async function updateBucket(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, id: string, changes: BucketChanges): Promise<Bucket> {
   const { rows } = await run(ctx, ref, caller, id, (q) => q(updateBucketQuery(id, changes)));
-  if (!rows[0]) throw notFound(BUCKET_NOT_FOUND);
+  if (!rows[0]) throw noSuchBucket();
   return toBucket(rows[0]);
 }
 
@@ -111,7 +109,7 @@ export async function updateBucket(ctx: StorageContext, ref: string, caller: Dat
 export async function emptyBucket(ctx: StorageContext, ref: string, caller: DatabaseCaller | null, id: string, log: FastifyBaseLogger): Promise<number> {
   const deleted = await run(ctx, ref, caller, id, async (q) => {
     const { rows } = await q(getBucketQuery(id));
-    if (!rows[0]) throw notFound(BUCKET_NOT_FOUND);
+    if (!rows[0]) throw noSuchBucket();
     return (await q(deleteBucketObjectsQuery(id))).rows as Array<{ id: string; version: string | null }>;
   });
   try {
@@ -122,6 +120,7 @@ export async function emptyBucket(ctx: StorageContext, ref: string, caller: Data
         if (object.version !== null) keys.push(objectStorageKey(ref, id, object.id, object.version));
       }
       if (keys.length > 0) await ctx.backend.delete(keys);
+      await ctx.renders?.forget(keys);
     }
   } catch (error) {
     log.error({ err: error, ref, bucket: id }, 'the bytes of an emptied bucket could not all be deleted');
@@ -142,8 +141,8 @@ export async function deleteBucket(
 ): Promise<string[]> {
   return run(ctx, ref, caller, id, async (q) => {
     const { rows } = await q(bucketHasObjectsQuery(id));
-    if (rows[0].has_objects) throw conflict(BUCKET_NOT_EMPTY);
-    if ((await q(deleteBucketQuery(id))).rowCount === 0) throw notFound(BUCKET_NOT_FOUND);
+    if (rows[0].has_objects) throw bucketNotEmpty();
+    if ((await q(deleteBucketQuery(id))).rowCount === 0) throw noSuchBucket();
     if (!dropPolicies) return [];
     const policies = (await q(objectPoliciesQuery())).rows as Array<{ name: string; qual: string | null; with_check: string | null }>;
     const grouped = policies.filter((p) => policyBucket(p.qual) === id || policyBucket(p.with_check) === id).map((p) => p.name);

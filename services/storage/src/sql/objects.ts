@@ -146,15 +146,22 @@ export interface FolderListOptions {
   /** Case-insensitive prefix of the names in the folder; '' for all. */
   search: string;
   sortBy: ListSortBy;
+  /**
+   * `explorer` (the default, the dashboard's): folders first, by name (in the order asked for when
+   * sorting by name, else ascending), then files. `api`, as Supabase Storage lists for storage-js:
+   * sorted by name, folders and files together by their lower-case names (a folder where its first
+   * object sorts); sorted by a date, folders first by name in the order asked for, then files.
+   */
+  order?: 'explorer' | 'api';
 }
 
 /**
  * The folders and files right under `folder` ('' for the bucket's root, else ending with `/`), as a
- * file explorer shows them. Folders (the distinct next segment of deeper names; no id, dates or
- * metadata) come first, by name (in the order asked for when sorting by name, else ascending); files
- * follow in the order asked for, then by name. The placeholder that keeps an empty folder is hidden,
- * though it still makes its folder appear in the parent. Rows the caller may not select are invisible,
- * and so is a folder with nothing visible in it.
+ * file explorer shows them: folders are the distinct next segment of deeper names (no id, dates or
+ * metadata); files sort in the order asked for, then by name (see `FolderListOptions.order` for where
+ * folders go). The placeholder that keeps an empty folder is hidden, though it still makes its folder
+ * appear in the parent. Rows the caller may not select are invisible, and so is a folder with nothing
+ * visible in it.
  */
 export function listFolderQuery(bucketId: string, folder: string, options: FolderListOptions): SqlQuery {
   // Both come from closed lists (checked by the caller), never from the request's text.
@@ -162,10 +169,17 @@ export function listFolderQuery(bucketId: string, folder: string, options: Folde
   const direction = options.sortBy.order === 'desc' ? 'desc' : 'asc';
   const values: unknown[] = [bucketId, startsWithPattern(folder), folder];
   const search = options.search === '' ? '' : `and child ilike $${values.push(startsWithPattern(options.search))}`;
-  const folderOrder = column === 'name' ? direction : 'asc';
-  const fileOrder = column === 'name' ? `name collate "C" ${direction}` : `${column} ${direction}, name collate "C" asc`;
   const limit = `$${values.push(options.limit)}`;
   const offset = `$${values.push(options.offset)}`;
+  let order: string;
+  if (options.order === 'api' && column === 'name') {
+    // A folder sorts as its objects' shared start (`name/`), so it lands where its first object would.
+    order = `lower(name || case when kind = 0 then '/' else '' end) collate "C" ${direction}, name collate "C" ${direction}`;
+  } else {
+    const folderOrder = column === 'name' || options.order === 'api' ? direction : 'asc';
+    const fileOrder = column === 'name' ? `name collate "C" ${direction}` : `${column} ${direction}, name collate "C" asc`;
+    order = `kind, case when kind = 0 then name end collate "C" ${folderOrder}, ${fileOrder}`;
+  }
   return {
     text: `with entries as (
   select split_part(rest, '/', 1) as child, strpos(rest, '/') > 0 as in_folder,
@@ -181,7 +195,7 @@ export function listFolderQuery(bucketId: string, folder: string, options: Folde
   from entries where not in_folder and child <> '${EMPTY_FOLDER_PLACEHOLDER}' ${search}
 )
 select name, id, created_at, updated_at, last_accessed_at, metadata from items
-order by kind, case when kind = 0 then name end collate "C" ${folderOrder}, ${fileOrder}
+order by ${order}
 limit ${limit} offset ${offset}`,
     values,
   };
