@@ -42,7 +42,7 @@ test('the schema visualizer draws the demo tables and their foreign key, with pa
   const management = menu(page).getByRole('navigation', { name: 'Database Management' });
   await expect(management.getByRole('link').first()).toHaveText('Schema Visualizer');
   const platform = menu(page).getByRole('navigation', { name: 'Platform' });
-  await expect(platform.getByRole('link')).toHaveText(['Migrations', 'Wrappers']);
+  await expect(platform.getByRole('link')).toHaveText(['Backups', 'Migrations', 'Wrappers']);
   await management.getByRole('link', { name: 'Schema Visualizer' }).click();
   await expect(page).toHaveURL(new RegExp(`${dbUrl('schemas')}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Schema Visualizer' })).toBeVisible();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import * as contracts from '../contracts/dist';
 import {
+  backupRoutes,
   organizationRoutes,
   platformRoutes,
   projectLifecycleRoutes,
@@ -54,6 +55,7 @@ const GUARDED: ReadonlyMap<RouteDef, string> = new Map<RouteDef, string>([
   [projectSettingsRoutes.resetDatabasePassword, "would change the project's database password under the services"],
   [projectSettingsRoutes.rotateJwtSecret, 'would invalidate the project keys the fuzzer calls the project APIs with'],
   [organizationRoutes.updateOrganization, 'would rename the demo organization every spec shares'],
+  [backupRoutes.restoreBackup, 'would provision a database for each valid name, as creating a project does'],
 ]);
 /** Each refused sign-in counts against the client address's limit, which later specs' sign-ins share. */
 const CASE_LIMITS: ReadonlyMap<RouteDef, number> = new Map([[platformRoutes.signIn, 12]]);

@@ -10,7 +10,7 @@ export const SUPPORTED_REMOTE_CONTRACTS: readonly number[] = [1, 2];
 export const REGISTRY_SCHEMA_VERSION = 1;
 
 /** Flags the platform turns on per organization (with a file or environment override). */
-export const FEATURE_FLAGS = ['warehouse', 'navigationLayoutV2', 'ongoingIncident'] as const;
+export const FEATURE_FLAGS = ['warehouse', 'navigationLayoutV2', 'ongoingIncident', 'columnLevelPrivileges'] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 export const FeatureFlagSchema = Type.Union(FEATURE_FLAGS.map((f) => Type.Literal(f)));
 
@@ -165,7 +165,9 @@ function menuProblems(menu: unknown, where: string): string[] {
       const it = item as Partial<AreaMenuItem> | null;
       if (typeof it?.label !== 'string' || typeof it.path !== 'string') problems.push(`${where}.menu[${i}].items[${j}] needs a label and a path`);
       else if (it.badge !== undefined && !(MENU_BADGES as readonly string[]).includes(it.badge)) problems.push(`${where}.menu[${i}].items[${j}].badge "${it.badge}" is unknown`);
-      else if (it.featureFlag !== undefined && !(FEATURE_FLAGS as readonly string[]).includes(it.featureFlag)) problems.push(`${where}.menu[${i}].items[${j}].featureFlag "${it.featureFlag}" is unknown`);
+      // A flag this shell does not know yet (a remote built later) is not a fault: the shell's flags do not
+      // have it, so the item stays hidden, as with any flag that is off.
+      else if (it.featureFlag !== undefined && typeof it.featureFlag !== 'string') problems.push(`${where}.menu[${i}].items[${j}].featureFlag must be a flag name`);
     });
   });
   return problems;

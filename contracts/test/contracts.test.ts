@@ -118,13 +118,13 @@ describe('RemoteModule contract', () => {
     const mod = {
       contractVersion: 2,
       name: 'mfe_logs',
-      areas: [{ mount: 'logs', title: 'Logs', routes: 'nope', menuExtra: 'Collections', menu: [{ items: [{ label: 'X', path: 'x', badge: 'HOT' }, { label: 'Y', path: 'y', featureFlag: 'nope' }] }, {}] }],
+      areas: [{ mount: 'logs', title: 'Logs', routes: 'nope', menuExtra: 'Collections', menu: [{ items: [{ label: 'X', path: 'x', badge: 'HOT' }, { label: 'Y', path: 'y', featureFlag: 42 }, { label: 'Z', path: 'z', featureFlag: 'fromALaterShell' }] }, {}] }],
     };
     expect(checkRemoteModule(mod, { ...logs, areas: [{ mount: 'logs', title: 'Logs' }, { mount: 'reports', title: 'Reports' }] })).toEqual([
       'areas[0].routes is not a React component',
       'areas[0].menuExtra is not a React component',
       'areas[0].menu[0].items[0].badge "HOT" is unknown',
-      'areas[0].menu[0].items[1].featureFlag "nope" is unknown',
+      'areas[0].menu[0].items[1].featureFlag must be a flag name',
       'areas[0].menu[1].items must be a list',
       'the registry lists the area "reports", the module does not serve it',
     ]);

@@ -5,12 +5,13 @@ import { AdvisorsRoutes, advisorsMenu } from './advisors/AdvisorsRoutes';
 import { ApiDocsRoutes } from './api-docs/ApiDocsRoutes';
 import { DatabaseRoutes } from './database/DatabaseRoutes';
 import { PlatformMenu } from './database/PlatformMenu';
+import { COLUMN_PRIVILEGES_FLAG } from './database/pages/ColumnPrivilegesPage';
 
 /**
- * The database area's menu (spec §2 Database), in the product's sections. Only built pages are listed;
- * backups join these sections when they exist. The Platform section (migrations, wrappers, webhooks) is
- * the area's `menuExtra` (`PlatformMenu`), drawn after these: its Webhooks item shows only when the
- * project's database has pg_net, which only the catalog knows.
+ * The database area's menu (spec §2 Database), in the product's sections. Only built pages are listed.
+ * The Platform section (backups, migrations, wrappers, webhooks) is the area's `menuExtra`
+ * (`PlatformMenu`), drawn after these: its Backups item shows in the hosted variant only, its Webhooks
+ * item only when the project's database has pg_net, which only the catalog knows.
  */
 const databaseMenu: AreaMenuSection[] = [
   {
@@ -30,6 +31,7 @@ const databaseMenu: AreaMenuSection[] = [
     title: 'Access Control',
     items: [
       { label: 'Roles', path: 'roles' },
+      { label: 'Column Privileges', path: 'column-privileges', featureFlag: COLUMN_PRIVILEGES_FLAG, badge: 'ALPHA' },
       // Opens /project/{ref}/auth/policies (DatabaseRoutes redirects).
       { label: 'Policies', path: 'policies' },
     ],

@@ -18,9 +18,11 @@ describe('mfe_table_editor contract', () => {
     expect(database.requiredPermissions).toEqual(['tenant_sql_admin_read']);
     expect(database.menu?.map((section) => [section.title, section.items.map((item) => item.path)])).toEqual([
       ['Database Management', ['schemas', 'tables', 'functions', 'triggers', 'types', 'extensions', 'indexes', 'publications']],
-      ['Access Control', ['roles', 'policies']],
+      ['Access Control', ['roles', 'column-privileges', 'policies']],
       ['Tools', ['advisors/security', 'advisors/performance', 'query-performance']],
     ]);
+    const columnPrivileges = database.menu?.flatMap((section) => section.items).find((item) => item.path === 'column-privileges');
+    expect(columnPrivileges).toMatchObject({ label: 'Column Privileges', featureFlag: 'columnLevelPrivileges', badge: 'ALPHA' });
   });
 
   it('serves the advisors area, whose menu leads to both advisors and query performance', () => {

@@ -65,7 +65,7 @@ export function mockFetch(routes: Record<string, Handler | Response | (() => Res
   return { spy, calls };
 }
 
-export const flagsOff: DashConfig['flags'] = { warehouse: false, navigationLayoutV2: false, ongoingIncident: false };
+export const flagsOff: DashConfig['flags'] = { warehouse: false, navigationLayoutV2: false, ongoingIncident: false, columnLevelPrivileges: false };
 
 /** The platform's `/config` reply: hosted, every flag off, unless `overrides` says otherwise. */
 export function dashConfig(overrides: Partial<DashConfig> = {}): DashConfig {

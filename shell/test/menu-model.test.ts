@@ -87,4 +87,9 @@ describe('area menu', () => {
     expect(hostedMenu.map((section) => section.title)).toEqual(['Manage', 'Configuration', 'Labs', undefined]);
     expect(hostedMenu[1]!.items[1]).toEqual({ label: 'Hooks', to: '/project/p/auth/hooks', badge: 'BETA' });
   });
+
+  it('hides an item gated by a flag this shell does not know (a remote built after it), as a flag that is off', () => {
+    const later = [{ title: 'Labs', items: [{ label: 'Next thing', path: 'next', featureFlag: 'fromALaterShell' as never }, { label: 'Users', path: 'users' }] }];
+    expect(areaMenu(later, '/project/p/auth', hosted('owner'))).toEqual([{ title: 'Labs', items: [{ label: 'Users', to: '/project/p/auth/users' }] }]);
+  });
 });

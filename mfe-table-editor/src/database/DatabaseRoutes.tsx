@@ -1,5 +1,7 @@
 import { Navigate, Route, Routes, useParams } from 'react-router-dom';
 import { useProjectRef } from '@dash/shell-sdk';
+import { ColumnPrivilegesPage } from './pages/ColumnPrivilegesPage';
+import { BackupsIndexPage, PointInTimePage, ScheduledBackupsPage } from './pages/BackupsPage';
 import { ExtensionsPage } from './pages/ExtensionsPage';
 import { FunctionsPage } from './pages/FunctionsPage';
 import { IndexesPage } from './pages/IndexesPage';
@@ -46,9 +48,13 @@ export function DatabaseRoutes() {
         <Route path="indexes" element={<IndexesPage />} />
         <Route path="publications" element={<PublicationsPage />} />
         <Route path="roles" element={<RolesPage />} />
+        <Route path="column-privileges" element={<ColumnPrivilegesPage />} />
         <Route path="policies" element={<ToPolicies />} />
         <Route path="query-performance" element={<QueryPerformancePage />} />
         <Route path="advisors/:page" element={<ToAdvisor />} />
+        <Route path="backups" element={<BackupsIndexPage />} />
+        <Route path="backups/scheduled" element={<ScheduledBackupsPage />} />
+        <Route path="backups/pitr" element={<PointInTimePage />} />
         <Route path="migrations" element={<MigrationsPage />} />
         <Route path="wrappers" element={<WrappersPage />} />
         <Route path="hooks" element={<WebhooksPage />} />

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router-dom';
-import { useProjectRef } from '@dash/shell-sdk';
+import { useDashConfig, useProjectRef } from '@dash/shell-sdk';
 import { useDatabaseExtensionsQuery } from '../api/extensions';
 import { pgNetState } from './pg-net';
 import { databasePaths } from './paths';
@@ -8,13 +8,17 @@ const linkClass = ({ isActive }: { isActive: boolean }) => `dash-area__link${isA
 
 /**
  * The database menu's "Platform" section (the area's `menuExtra`, drawn after the declared sections):
- * Migrations and Wrappers always, Webhooks only once the pg_net extension is installed (spec §2), which
- * only the project's catalog knows. Enabling or disabling an extension refreshes it (same cached list).
+ * Backups in the hosted variant, Migrations and Wrappers always, Webhooks only once the pg_net extension
+ * is installed (spec §2), which only the project's catalog knows. Enabling or disabling an extension
+ * refreshes it (same cached list).
  */
 export function PlatformMenu() {
   const ref = useProjectRef();
   const { data } = useDatabaseExtensionsQuery({ ref });
+  const { mode } = useDashConfig();
   const items: Array<[string, string]> = [
+    // Backups are hosted only, like the menu's other hosted-only items.
+    ...(mode === 'hosted' ? [['Backups', 'backups'] as [string, string]] : []),
     ['Migrations', 'migrations'],
     ['Wrappers', 'wrappers'],
     ...(pgNetState(data) === 'installed' ? [['Webhooks', 'hooks'] as [string, string]] : []),

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Permission } from '@dash/contracts';
 import { useEditorSchemasQuery } from '../api/schemas';
 import { DEFAULT_SCHEMA } from '../paths';
@@ -81,6 +81,34 @@ export function DatabasePage({ title, description, actions, toolbar, children }:
   );
 }
 
+/** The toolbar of a list of one schema's objects: the schema picker and a search box. */
+export function SchemaToolbar({ schema, onSchemaChange, search, onSearchChange, placeholder }: {
+  schema: string;
+  onSchemaChange: (schema: string) => void;
+  search: string;
+  onSearchChange: (search: string) => void;
+  placeholder: string;
+}) {
+  return (
+    <>
+      <SchemaSelect value={schema} onChange={onSchemaChange} />
+      <SearchInput value={search} onChange={onSearchChange} placeholder={placeholder} />
+    </>
+  );
+}
+
+type EmptyProps = { title: string; description?: ReactNode; action?: ReactNode };
+
+/**
+ * What a filtered list shows when it has no rows: "No results found" while a search is typed (naming
+ * what was looked for and where, e.g. `index in public`), otherwise the list's own empty state.
+ */
+export function listEmptyState(shown: number, search: string, noMatch: string, empty: EmptyProps): EmptyProps | null {
+  if (shown > 0) return null;
+  const needle = search.trim();
+  return needle ? { title: 'No results found', description: `No ${noMatch} matches "${needle}".` } : empty;
+}
+
 export function ListState({ what, isLoading, error, onRetry, retrying, empty, children }: {
   what: string;
   isLoading: boolean;
@@ -115,6 +143,34 @@ export function useConfirmedAction() {
       return false;
     }
   };
+}
+
+/**
+ * A row's Delete button: asks with `question` (what goes and what follows), deletes, and toasts
+ * `Deleted {what} "{name}"` or Postgres's reason it could not.
+ */
+export function DeleteButton({ what, name, question, run, disabledReason }: {
+  what: string;
+  name: string;
+  question: ReactNode;
+  run: () => Promise<unknown>;
+  disabledReason?: string;
+}) {
+  const confirmed = useConfirmedAction();
+  const onClick = () =>
+    void confirmed({
+      title: `Delete ${what}`,
+      message: <p>{question}</p>,
+      confirmLabel: `Delete ${what}`,
+      run,
+      done: `Deleted ${what} "${name}"`,
+      failed: `Failed to delete ${what}`,
+    });
+  return (
+    <Button size="sm" variant="danger" disabledReason={disabledReason} onClick={onClick}>
+      Delete
+    </Button>
+  );
 }
 
 /** A dialog's submit: runs the mutation, keeps Postgres's message to show in the dialog on failure. */

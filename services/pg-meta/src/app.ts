@@ -3,6 +3,7 @@ import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionReso
 import { registerAdvisorRoutes } from './routes/advisors';
 import { registerApiDocsRoutes } from './routes/api-docs';
 import { registerAuthUserRoutes } from './routes/auth-users';
+import { registerColumnPrivilegeRoutes } from './routes/column-privileges';
 import { registerColumnRoutes } from './routes/columns';
 import { registerCsvRoutes } from './routes/csv';
 import { registerDatabasePlatformRoutes } from './routes/database-platform';
@@ -85,6 +86,7 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
   registerExtensionRoutes(app, ctx);
   registerIndexRoutes(app, ctx);
   registerPublicationRoutes(app, ctx);
+  registerColumnPrivilegeRoutes(app, ctx);
   registerDatabasePlatformRoutes(app, ctx);
   registerAuthUserRoutes(app, ctx);
   registerApiDocsRoutes(app, ctx);

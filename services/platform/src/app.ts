@@ -26,6 +26,7 @@ import { projectDatabaseRoutes } from './routes/project-database';
 import { vaultRoutes } from './routes/vault';
 import { addonRoutes } from './routes/addons';
 import { logSourceRoutes } from './routes/log-sources';
+import { backupRoutesPlugin } from './routes/backups';
 
 export type { PlatformConfig, PlatformContext } from './context';
 export { decryptConnection, projectDatabaseName, projectRoleConnection } from './projects';
@@ -73,5 +74,7 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   await app.register(sqlEditorSettingsRoutes, { ctx });
   await app.register(dashConfigRoutesPlugin, { ctx });
   await app.register(logSourceRoutes, { ctx });
+  // After the lifecycle routes, which make the provisioner a restore hands its new project to.
+  await app.register(backupRoutesPlugin, { ctx });
   return app as PlatformApp;
 }

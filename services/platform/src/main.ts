@@ -1,3 +1,4 @@
+import { BackupMessages } from '@dash/contracts';
 import { envPort, listen, requireEnv } from '@dash/service-kit';
 import { buildPlatformApp } from './app';
 import { DEFAULT_PROJECT_DB_PREFIX } from './context';
@@ -5,6 +6,8 @@ import { flagOverridesFromEnv, parseDashMode } from './feature-flags';
 import { setUpMissingProjectRoles } from './projects';
 import { provisionerOf } from './provisioner';
 import { seedDemo } from './seed';
+import { backupRunnerOf } from './backups/runner';
+import { failInterruptedBackups } from './db/backups';
 
 async function main(): Promise<void> {
   const port = envPort('PORT', 8091);
@@ -27,6 +30,12 @@ async function main(): Promise<void> {
   // Projects a previous run left coming up carry on in the background.
   for (const ref of await provisionerOf(app.platform).resume()) {
     process.stdout.write(`platform: resuming project ${ref}, which is coming up\n`);
+  }
+  // Backups this process was making when it last stopped will not finish; the daily schedule starts.
+  if (app.platform.mode === 'hosted') {
+    const interrupted = await failInterruptedBackups(app.platform.db, BackupMessages.interrupted);
+    if (interrupted > 0) process.stdout.write(`platform: ${interrupted} backup(s) were interrupted by a restart\n`);
+    backupRunnerOf(app.platform).startSchedule();
   }
   const seed = await seedDemo(app.platform, { password });
   if (seed.seeded) {

@@ -39,6 +39,8 @@ export interface NewProject {
   databasePassword?: string;
   /** Who asked, for the audit log; null for the platform itself (the seed). */
   actor?: { id: string; email: string } | null;
+  /** A backup whose contents the new database starts with (see backups/restore.ts). */
+  restoreFrom?: number;
 }
 
 const REF = /^[a-z0-9-]{1,64}$/;
@@ -104,6 +106,7 @@ export async function insertProject(ctx: PlatformContext, input: NewProject): Pr
             provisioning_step: 'requested',
             connection_encrypted: ctx.cipher.encrypt(withDatabase(ctx.adminUrl, database), connectionContext(ref)),
             role_passwords_encrypted: encryptRolePasswords(ctx, ref, passwords),
+            restore_from: input.restoreFrom ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();

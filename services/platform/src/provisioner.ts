@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { ProvisioningStep } from '@dash/contracts';
 import { bootstrapProjectDatabase, databaseOf, ensureDatabase, quoteIdent } from '@dash/service-kit';
+import { restoreProjectFromBackup } from './backups/restore';
 import type { PlatformContext } from './context';
 import { findProjectByRef } from './db/projects';
 import type { ProjectRow } from './db/schema';
@@ -118,9 +119,11 @@ export class Provisioner {
       await ensureDatabase(this.ctx.adminUrl, databaseOf(serverUrl));
       if (!(await this.reach(project, 'configuring'))) return findProjectByRef(this.ctx.db, ref);
       await bootstrapProjectDatabase(serverUrl, decryptRolePasswords(this.ctx, project));
+      // A project made from a backup gets its contents before it comes up (idempotent, like the steps above).
+      if (project.restore_from !== null) await restoreProjectFromBackup(this.ctx, { ...project, restore_from: project.restore_from });
       return await this.ctx.db
         .updateTable('projects')
-        .set({ status: 'ACTIVE_HEALTHY', provisioning_step: 'ready', provisioning_error: null })
+        .set({ status: 'ACTIVE_HEALTHY', provisioning_step: 'ready', provisioning_error: null, restore_from: null })
         .where('id', '=', project.id)
         .where('status', '=', 'COMING_UP')
         .returningAll()

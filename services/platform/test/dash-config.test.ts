@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const off = { warehouse: false, navigationLayoutV2: false, ongoingIncident: false };
+const off = { warehouse: false, navigationLayoutV2: false, ongoingIncident: false, columnLevelPrivileges: false };
 
 describe('feature flag sources', () => {
   it('reads the mode, refusing an unknown one', () => {

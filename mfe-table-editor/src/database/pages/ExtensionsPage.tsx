@@ -3,7 +3,7 @@ import { Badge, Button, InlineError, Modal, ModalActions, Spinner, errorMessage,
 import type { PgExtension } from '@dash/contracts';
 import { useEditorSchemasQuery } from '../../api/schemas';
 import { useDatabaseExtensionsQuery, useDisableExtensionMutation, useEnableExtensionMutation, useExtensionDependentsQuery } from '../../api/extensions';
-import { DatabasePage, ListState, matches, SchemaSelect, SearchInput, useSubmit, useWriteDisabledReason } from '../common';
+import { DatabasePage, listEmptyState, ListState, matches, SchemaSelect, SearchInput, useSubmit, useWriteDisabledReason } from '../common';
 
 /** Extensions go into the `extensions` schema when the project has one (as the platform's projects do). */
 function defaultSchema(schemas: string[] | undefined): string {
@@ -115,7 +115,7 @@ export function ExtensionsPage() {
         error={error}
         onRetry={refetch}
         retrying={isFetching}
-        empty={extensions.length > 0 ? null : search.trim() ? { title: 'No results found', description: `No extension matches "${search.trim()}".` } : { title: 'No extensions available' }}
+        empty={listEmptyState(extensions.length, search, 'extension', { title: 'No extensions available' })}
       >
         <table className="dash-table" aria-label="Extensions">
           <thead>

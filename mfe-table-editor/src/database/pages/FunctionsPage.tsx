@@ -7,7 +7,7 @@ import {
   useDeleteDatabaseFunctionMutation,
   useUpdateDatabaseFunctionMutation,
 } from '../../api/functions';
-import { Checkbox, DatabasePage, ListState, matches, SchemaSelect, SearchInput, useConfirmedAction, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';
+import { Checkbox, DatabasePage, DeleteButton, listEmptyState, ListState, matches, SchemaSelect, SchemaToolbar, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';
 
 /** Return types offered in the form; any other type name can be typed. */
 const COMMON_RETURN_TYPES = ['void', 'trigger', 'text', 'int4', 'int8', 'bool', 'numeric', 'uuid', 'json', 'jsonb', 'timestamptz', 'record', 'setof record'];
@@ -150,7 +150,6 @@ export function FunctionsPage() {
   const [editing, setEditing] = useState<{ initial: FunctionInput; id?: number } | null>(null);
   const { data, error, isLoading, isFetching, refetch } = useDatabaseFunctionsQuery({ ref });
   const [remove] = useDeleteDatabaseFunctionMutation();
-  const confirmed = useConfirmedAction();
   const createReason = useWriteDisabledReason('create functions');
   const editReason = useWriteDisabledReason('edit functions');
   const deleteReason = useWriteDisabledReason('delete functions');
@@ -166,12 +165,7 @@ export function FunctionsPage() {
       title="Database Functions"
       description="Reusable SQL and PL/pgSQL functions, callable from SQL, triggers and the API."
       actions={createButton}
-      toolbar={
-        <>
-          <SchemaSelect value={schema} onChange={setSchema} />
-          <SearchInput value={search} onChange={setSearch} placeholder="Search for a function" />
-        </>
-      }
+      toolbar={<SchemaToolbar schema={schema} onSchemaChange={setSchema} search={search} onSearchChange={setSearch} placeholder="Search for a function" />}
     >
       <ListState
         what="functions"
@@ -179,13 +173,7 @@ export function FunctionsPage() {
         error={error}
         onRetry={refetch}
         retrying={isFetching}
-        empty={
-          functions.length > 0
-            ? null
-            : search.trim()
-              ? { title: 'No results found', description: `No function in ${schema} matches "${search.trim()}".` }
-              : { title: 'No functions in this schema', description: 'Functions bundle SQL you run often, or the work of a trigger.', action: createButton }
-        }
+        empty={listEmptyState(functions.length, search, `function in ${schema}`, { title: 'No functions in this schema', description: 'Functions bundle SQL you run often, or the work of a trigger.', action: createButton })}
       >
         <table className="dash-table" aria-label="Functions">
           <thead>
@@ -210,27 +198,7 @@ export function FunctionsPage() {
                   <Button size="sm" disabledReason={editReason} onClick={() => setEditing({ initial: fromFunction(fn), id: fn.id })}>
                     Edit
                   </Button>
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    disabledReason={deleteReason}
-                    onClick={() =>
-                      void confirmed({
-                        title: 'Delete function',
-                        message: (
-                          <p>
-                            Are you sure you want to delete the function <code>{fn.schema}.{fn.name}({fn.identity_argument_types})</code>? This cannot be undone.
-                          </p>
-                        ),
-                        confirmLabel: 'Delete function',
-                        run: () => remove({ ref, id: fn.id }).unwrap(),
-                        done: `Deleted function "${fn.name}"`,
-                        failed: 'Failed to delete function',
-                      })
-                    }
-                  >
-                    Delete
-                  </Button>
+                  <DeleteButton what="function" name={fn.name} disabledReason={deleteReason} run={() => remove({ ref, id: fn.id }).unwrap()} question={<>Are you sure you want to delete the function <code>{fn.schema}.{fn.name}({fn.identity_argument_types})</code>? This cannot be undone.</>} />
                 </td>
               </tr>
             ))}

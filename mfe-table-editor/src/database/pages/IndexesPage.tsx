@@ -3,7 +3,7 @@ import { Badge, Button, InlineError, Modal, ModalActions, TextField, errorMessag
 import { INDEX_METHODS, type IndexMethod } from '@dash/contracts';
 import { useCreateDatabaseIndexMutation, useDatabaseIndexesQuery, useDeleteDatabaseIndexMutation } from '../../api/indexes';
 import { useEditorTableQuery, useEditorTablesQuery } from '../../api/tables';
-import { Checkbox, DatabasePage, ListState, matches, SchemaSelect, SearchInput, useConfirmedAction, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';
+import { Checkbox, DatabasePage, DeleteButton, listEmptyState, ListState, matches, SchemaToolbar, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';
 
 function IndexDialog({ schema, onClose }: { schema: string; onClose: () => void }) {
   const ref = useProjectRef();
@@ -119,7 +119,6 @@ export function IndexesPage() {
   const [creating, setCreating] = useState(false);
   const { data, error, isLoading, isFetching, refetch } = useDatabaseIndexesQuery({ ref, schema });
   const [remove] = useDeleteDatabaseIndexMutation();
-  const confirmed = useConfirmedAction();
   const createReason = useWriteDisabledReason('create indexes');
   const deleteReason = useWriteDisabledReason('delete indexes');
   const indexes = (data ?? []).filter((i) => matches(search, i.name, i.table, i.index_definition));
@@ -134,12 +133,7 @@ export function IndexesPage() {
       title="Database Indexes"
       description="Indexes make lookups and sorts on their columns fast, at the cost of space and slower writes."
       actions={createButton}
-      toolbar={
-        <>
-          <SchemaSelect value={schema} onChange={setSchema} />
-          <SearchInput value={search} onChange={setSearch} placeholder="Search for an index" />
-        </>
-      }
+      toolbar={<SchemaToolbar schema={schema} onSchemaChange={setSchema} search={search} onSearchChange={setSearch} placeholder="Search for an index" />}
     >
       <ListState
         what="indexes"
@@ -147,13 +141,7 @@ export function IndexesPage() {
         error={error}
         onRetry={refetch}
         retrying={isFetching}
-        empty={
-          indexes.length > 0
-            ? null
-            : search.trim()
-              ? { title: 'No results found', description: `No index in ${schema} matches "${search.trim()}".` }
-              : { title: 'No indexes in this schema', description: 'Primary keys and unique constraints get an index of their own; add more for frequent filters.', action: createButton }
-        }
+        empty={listEmptyState(indexes.length, search, `index in ${schema}`, { title: 'No indexes in this schema', description: 'Primary keys and unique constraints get an index of their own; add more for frequent filters.', action: createButton })}
       >
         <table className="dash-table" aria-label="Indexes">
           <thead>
@@ -177,27 +165,7 @@ export function IndexesPage() {
                 <td className="db-num db-nowrap">{index.size}</td>
                 <td className="db-num">{index.scans.toLocaleString('en-US')}</td>
                 <td className="db-actions">
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    disabledReason={deleteReason}
-                    onClick={() =>
-                      void confirmed({
-                        title: 'Delete index',
-                        message: (
-                          <p>
-                            Are you sure you want to delete the index <code>{index.schema}.{index.name}</code> on <code>{index.table}</code>? Queries that use it may become slower.
-                          </p>
-                        ),
-                        confirmLabel: 'Delete index',
-                        run: () => remove({ ref, id: index.id }).unwrap(),
-                        done: `Deleted index "${index.name}"`,
-                        failed: 'Failed to delete index',
-                      })
-                    }
-                  >
-                    Delete
-                  </Button>
+                  <DeleteButton what="index" name={index.name} disabledReason={deleteReason} run={() => remove({ ref, id: index.id }).unwrap()} question={<>Are you sure you want to delete the index <code>{index.schema}.{index.name}</code> on <code>{index.table}</code>? Queries that use it may become slower.</>} />
                 </td>
               </tr>
             ))}

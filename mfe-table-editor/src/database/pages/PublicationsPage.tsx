@@ -9,7 +9,7 @@ import {
   useUpdateDatabasePublicationMutation,
 } from '../../api/publications';
 import { DEFAULT_SCHEMA } from '../../paths';
-import { Checkbox, DatabasePage, ListState, matches, SchemaSelect, SearchInput, useConfirmedAction, useSubmit, useWriteDisabledReason } from '../common';
+import { Checkbox, DatabasePage, DeleteButton, listEmptyState, ListState, matches, SchemaSelect, SearchInput, useSubmit, useWriteDisabledReason } from '../common';
 
 const OPERATIONS = [
   ['publish_insert', 'Insert'],
@@ -106,7 +106,6 @@ export function PublicationsPage() {
   const [dialog, setDialog] = useState<{ publication?: PgPublication } | null>(null);
   const { data, error, isLoading, isFetching, refetch } = useDatabasePublicationsQuery({ ref });
   const [remove] = useDeleteDatabasePublicationMutation();
-  const confirmed = useConfirmedAction();
   const createReason = useWriteDisabledReason('create publications');
   const editReason = useWriteDisabledReason('edit publications');
   const deleteReason = useWriteDisabledReason('delete publications');
@@ -130,13 +129,7 @@ export function PublicationsPage() {
         error={error}
         onRetry={refetch}
         retrying={isFetching}
-        empty={
-          publications.length > 0
-            ? null
-            : search.trim()
-              ? { title: 'No results found', description: `No publication matches "${search.trim()}".` }
-              : { title: 'No publications yet', description: 'Create one to stream a set of tables to a subscriber.', action: createButton }
-        }
+        empty={listEmptyState(publications.length, search, `publication`, { title: 'No publications yet', description: 'Create one to stream a set of tables to a subscriber.', action: createButton })}
       >
         <table className="dash-table" aria-label="Publications">
           <thead>
@@ -165,27 +158,7 @@ export function PublicationsPage() {
                   <Button size="sm" disabledReason={publication.tables === null ? 'A publication of all tables has no list to edit' : editReason} onClick={() => setDialog({ publication })}>
                     Edit
                   </Button>
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    disabledReason={deleteReason}
-                    onClick={() =>
-                      void confirmed({
-                        title: 'Delete publication',
-                        message: (
-                          <p>
-                            Are you sure you want to delete the publication <code>{publication.name}</code>? Its subscribers stop receiving changes.
-                          </p>
-                        ),
-                        confirmLabel: 'Delete publication',
-                        run: () => remove({ ref, id: publication.id }).unwrap(),
-                        done: `Deleted publication "${publication.name}"`,
-                        failed: 'Failed to delete publication',
-                      })
-                    }
-                  >
-                    Delete
-                  </Button>
+                  <DeleteButton what="publication" name={publication.name} disabledReason={deleteReason} run={() => remove({ ref, id: publication.id }).unwrap()} question={<>Are you sure you want to delete the publication <code>{publication.name}</code>? Its subscribers stop receiving changes.</>} />
                 </td>
               </tr>
             ))}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, InlineError, Modal, ModalActions, TextField, useProjectRef } from '@dash/shell-sdk';
 import { isProtectedRole, type PgRole, type RoleCreate, type RoleUpdate } from '@dash/contracts';
 import { useCreateDatabaseRoleMutation, useDeleteDatabaseRoleMutation, useEditorRolesQuery, useUpdateDatabaseRoleMutation } from '../../api/roles';
-import { Checkbox, DatabasePage, ListState, matches, SearchInput, useConfirmedAction, useSubmit, useWriteDisabledReason } from '../common';
+import { Checkbox, DatabasePage, DeleteButton, listEmptyState, ListState, matches, SearchInput, useSubmit, useWriteDisabledReason } from '../common';
 
 const ATTRIBUTES = [
   ['can_login', 'Can log in'],
@@ -96,7 +96,6 @@ export function RolesPage() {
   const [dialog, setDialog] = useState<{ role?: PgRole } | null>(null);
   const { data, error, isLoading, isFetching, refetch } = useEditorRolesQuery({ ref });
   const [remove] = useDeleteDatabaseRoleMutation();
-  const confirmed = useConfirmedAction();
   const createReason = useWriteDisabledReason('create roles');
   const editReason = useWriteDisabledReason('edit roles');
   const deleteReason = useWriteDisabledReason('delete roles');
@@ -123,7 +122,7 @@ export function RolesPage() {
         error={error}
         onRetry={refetch}
         retrying={isFetching}
-        empty={roles.length > 0 ? null : { title: 'No results found', description: `No role matches "${search.trim()}".` }}
+        empty={listEmptyState(roles.length, search, 'role', { title: 'No roles' })}
       >
         <table className="dash-table" aria-label="Roles">
           <thead>
@@ -157,27 +156,7 @@ export function RolesPage() {
                     <Button size="sm" disabledReason={locked ? PROTECTED_REASON : editReason} onClick={() => setDialog({ role })}>
                       Edit
                     </Button>
-                    <Button
-                      size="sm"
-                      variant="danger"
-                      disabledReason={locked ? PROTECTED_REASON : deleteReason}
-                      onClick={() =>
-                        void confirmed({
-                          title: 'Delete role',
-                          message: (
-                            <p>
-                              Are you sure you want to delete the role <code>{role.name}</code>? Postgres refuses while it owns objects or holds privileges.
-                            </p>
-                          ),
-                          confirmLabel: 'Delete role',
-                          run: () => remove({ ref, id: role.id }).unwrap(),
-                          done: `Deleted role "${role.name}"`,
-                          failed: 'Failed to delete role',
-                        })
-                      }
-                    >
-                      Delete
-                    </Button>
+                    <DeleteButton what="role" name={role.name} disabledReason={locked ? PROTECTED_REASON : deleteReason} run={() => remove({ ref, id: role.id }).unwrap()} question={<>Are you sure you want to delete the role <code>{role.name}</code>? Postgres refuses while it owns objects or holds privileges.</>} />
                   </td>
                 </tr>
               );

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Badge, useProjectRef } from '@dash/shell-sdk';
 import { useDatabaseTablesQuery } from '../../api/tables';
 import { editorPaths } from '../../paths';
-import { DatabasePage, ListState, matches, SchemaSelect, SearchInput, useSchemaParam } from '../common';
+import { DatabasePage, listEmptyState, ListState, matches, SchemaToolbar, useSchemaParam } from '../common';
 
 /** One schema's tables with their size, row estimate, column count and RLS state; each opens in the table editor. */
 export function TablesPage() {
@@ -17,12 +17,7 @@ export function TablesPage() {
     <DatabasePage
       title="Tables"
       description="The tables of a schema, with their size and row-level security. Open one to see and edit its rows."
-      toolbar={
-        <>
-          <SchemaSelect value={schema} onChange={setSchema} />
-          <SearchInput value={search} onChange={setSearch} placeholder="Search for a table" />
-        </>
-      }
+      toolbar={<SchemaToolbar schema={schema} onSchemaChange={setSchema} search={search} onSearchChange={setSearch} placeholder="Search for a table" />}
     >
       <ListState
         what="tables"
@@ -30,13 +25,7 @@ export function TablesPage() {
         error={error}
         onRetry={refetch}
         retrying={isFetching}
-        empty={
-          tables.length > 0
-            ? null
-            : search.trim()
-              ? { title: 'No results found', description: `No table in ${schema} matches "${search.trim()}".` }
-              : { title: 'No tables in this schema', description: <>Create one in the <Link to={editorPaths.index(ref, schema)}>table editor</Link>.</> }
-        }
+        empty={listEmptyState(tables.length, search, `table in ${schema}`, { title: 'No tables in this schema', description: <>Create one in the <Link to={editorPaths.index(ref, schema)}>table editor</Link>.</> })}
       >
         <table className="dash-table" aria-label="Tables">
           <thead>

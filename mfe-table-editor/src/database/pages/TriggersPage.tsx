@@ -4,7 +4,7 @@ import { TRIGGER_ACTIVATIONS, TRIGGER_EVENTS, TRIGGER_ORIENTATIONS, type PgTrigg
 import { useDatabaseFunctionsQuery } from '../../api/functions';
 import { useEditorTablesQuery } from '../../api/tables';
 import { useCreateDatabaseTriggerMutation, useDatabaseTriggersQuery, useDeleteDatabaseTriggerMutation, useUpdateDatabaseTriggerMutation } from '../../api/triggers';
-import { Checkbox, DatabasePage, ListState, matches, SchemaSelect, SearchInput, useConfirmedAction, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';
+import { Checkbox, DatabasePage, DeleteButton, listEmptyState, ListState, matches, SchemaSelect, SchemaToolbar, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';
 
 function TriggerDialog({ schema: initialSchema, onClose }: { schema: string; onClose: () => void }) {
   const ref = useProjectRef();
@@ -142,7 +142,6 @@ export function TriggersPage() {
   const { data, error, isLoading, isFetching, refetch } = useDatabaseTriggersQuery({ ref });
   const [update] = useUpdateDatabaseTriggerMutation();
   const [remove] = useDeleteDatabaseTriggerMutation();
-  const confirmed = useConfirmedAction();
   const createReason = useWriteDisabledReason('create triggers');
   const editReason = useWriteDisabledReason('enable or disable triggers');
   const deleteReason = useWriteDisabledReason('delete triggers');
@@ -167,12 +166,7 @@ export function TriggersPage() {
       title="Database Triggers"
       description="Run a function automatically when rows of a table are inserted, updated or deleted, or the table is truncated."
       actions={createButton}
-      toolbar={
-        <>
-          <SchemaSelect value={schema} onChange={setSchema} />
-          <SearchInput value={search} onChange={setSearch} placeholder="Search for a trigger" />
-        </>
-      }
+      toolbar={<SchemaToolbar schema={schema} onSchemaChange={setSchema} search={search} onSearchChange={setSearch} placeholder="Search for a trigger" />}
     >
       <ListState
         what="triggers"
@@ -180,13 +174,7 @@ export function TriggersPage() {
         error={error}
         onRetry={refetch}
         retrying={isFetching}
-        empty={
-          triggers.length > 0
-            ? null
-            : search.trim()
-              ? { title: 'No results found', description: `No trigger in ${schema} matches "${search.trim()}".` }
-              : { title: 'No triggers in this schema', description: 'A trigger runs a function when its table changes.', action: createButton }
-        }
+        empty={listEmptyState(triggers.length, search, `trigger in ${schema}`, { title: 'No triggers in this schema', description: 'A trigger runs a function when its table changes.', action: createButton })}
       >
         <table className="dash-table" aria-label="Triggers">
           <thead>
@@ -223,27 +211,7 @@ export function TriggersPage() {
                   <Button size="sm" disabledReason={editReason} onClick={() => void toggle(trigger)}>
                     {trigger.enabled_mode === 'DISABLED' ? 'Enable' : 'Disable'}
                   </Button>
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    disabledReason={deleteReason}
-                    onClick={() =>
-                      void confirmed({
-                        title: 'Delete trigger',
-                        message: (
-                          <p>
-                            Are you sure you want to delete the trigger <code>{trigger.name}</code> on <code>{trigger.schema}.{trigger.table}</code>? This cannot be undone.
-                          </p>
-                        ),
-                        confirmLabel: 'Delete trigger',
-                        run: () => remove({ ref, id: trigger.id }).unwrap(),
-                        done: `Deleted trigger "${trigger.name}"`,
-                        failed: 'Failed to delete trigger',
-                      })
-                    }
-                  >
-                    Delete
-                  </Button>
+                  <DeleteButton what="trigger" name={trigger.name} disabledReason={deleteReason} run={() => remove({ ref, id: trigger.id }).unwrap()} question={<>Are you sure you want to delete the trigger <code>{trigger.name}</code> on <code>{trigger.schema}.{trigger.table}</code>? This cannot be undone.</>} />
                 </td>
               </tr>
             ))}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, InlineError, Modal, ModalActions, TextField, useProjectRef } from '@dash/shell-sdk';
 import type { EnumTypeUpdate, PgType } from '@dash/contracts';
 import { useCreateDatabaseTypeMutation, useDatabaseTypesQuery, useDeleteDatabaseTypeMutation, useUpdateDatabaseTypeMutation } from '../../api/types';
-import { DatabasePage, ListState, matches, SchemaSelect, SearchInput, useConfirmedAction, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';
+import { DatabasePage, DeleteButton, listEmptyState, ListState, matches, SchemaSelect, SchemaToolbar, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';
 
 /**
  * One dialog for both: a new type (name and values), or an existing one, whose values can be renamed
@@ -98,7 +98,6 @@ export function TypesPage() {
   const [dialog, setDialog] = useState<{ type?: PgType } | null>(null);
   const { data, error, isLoading, isFetching, refetch } = useDatabaseTypesQuery({ ref });
   const [remove] = useDeleteDatabaseTypeMutation();
-  const confirmed = useConfirmedAction();
   const createReason = useWriteDisabledReason('create types');
   const editReason = useWriteDisabledReason('edit types');
   const deleteReason = useWriteDisabledReason('delete types');
@@ -114,12 +113,7 @@ export function TypesPage() {
       title="Database Enumerated Types"
       description="Custom data types with a fixed list of values, usable as column types."
       actions={createButton}
-      toolbar={
-        <>
-          <SchemaSelect value={schema} onChange={setSchema} />
-          <SearchInput value={search} onChange={setSearch} placeholder="Search for a type" />
-        </>
-      }
+      toolbar={<SchemaToolbar schema={schema} onSchemaChange={setSchema} search={search} onSearchChange={setSearch} placeholder="Search for a type" />}
     >
       <ListState
         what="types"
@@ -127,13 +121,7 @@ export function TypesPage() {
         error={error}
         onRetry={refetch}
         retrying={isFetching}
-        empty={
-          enums.length > 0
-            ? null
-            : search.trim()
-              ? { title: 'No results found', description: `No enumerated type in ${schema} matches "${search.trim()}".` }
-              : { title: 'No enumerated types in this schema', description: 'An enumerated type limits a column to a list of values.', action: createButton }
-        }
+        empty={listEmptyState(enums.length, search, `enumerated type in ${schema}`, { title: 'No enumerated types in this schema', description: 'An enumerated type limits a column to a list of values.', action: createButton })}
       >
         <table className="dash-table" aria-label="Enumerated types">
           <thead>
@@ -158,27 +146,7 @@ export function TypesPage() {
                   <Button size="sm" disabledReason={editReason} onClick={() => setDialog({ type })}>
                     Edit
                   </Button>
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    disabledReason={deleteReason}
-                    onClick={() =>
-                      void confirmed({
-                        title: 'Delete type',
-                        message: (
-                          <p>
-                            Are you sure you want to delete the type <code>{type.schema}.{type.name}</code>? Postgres refuses while a column or function still uses it.
-                          </p>
-                        ),
-                        confirmLabel: 'Delete type',
-                        run: () => remove({ ref, id: type.id }).unwrap(),
-                        done: `Deleted type "${type.name}"`,
-                        failed: 'Failed to delete type',
-                      })
-                    }
-                  >
-                    Delete
-                  </Button>
+                  <DeleteButton what="type" name={type.name} disabledReason={deleteReason} run={() => remove({ ref, id: type.id }).unwrap()} question={<>Are you sure you want to delete the type <code>{type.schema}.{type.name}</code>? Postgres refuses while a column or function still uses it.</>} />
                 </td>
               </tr>
             ))}

@@ -12,7 +12,7 @@ import type { PgMetaContext } from '../app';
 const MAX_ATTNUM = 32_767;
 
 /** postgres-meta's column id `{tableId}.{ordinal}`; 404 when it cannot name a column. */
-function parseColumnId(id: string): { tableId: number; ordinal: number } {
+export function parseColumnId(id: string): { tableId: number; ordinal: number } {
   const [table, ordinal] = id.split('.').map(Number) as [number, number];
   if (!(table >= 1 && table <= MAX_OID && ordinal >= 1 && ordinal <= MAX_ATTNUM)) throw notFound(DdlMessages.columnNotFound(id));
   return { tableId: table, ordinal };

@@ -330,4 +330,32 @@ export const platformMigrations: Record<string, Migration> = {
   '0016_auth_config': {
     up: (db) => run(db, [`alter table platform.project_auth_config add column hosted jsonb not null default '{}'::jsonb check (jsonb_typeof(hosted) = 'object')`]),
   },
+  // Database backups: one row per pg_dump run, the SQL file apart (lists never read it). At most one
+  // on-demand backup per project runs at a time, and one scheduled backup covers each project and UTC day. A project
+  // restored from a backup names it in `restore_from` until it is up (a plain id: the backup may go).
+  '0017_database_backups': {
+    up: (db) =>
+      run(db, [
+        `create table platform.backups (
+          id bigserial primary key,
+          project_id integer not null references platform.projects (id) on delete cascade,
+          kind text not null check (kind in ('on-demand', 'scheduled')),
+          status text not null default 'RUNNING' check (status in ('RUNNING', 'COMPLETED', 'FAILED')),
+          scheduled_for date check ((kind = 'scheduled') = (scheduled_for is not null)),
+          created_by uuid references platform.users (id) on delete set null,
+          created_at timestamptz not null default now(),
+          completed_at timestamptz,
+          size_bytes bigint check (size_bytes >= 0),
+          error text,
+          unique (project_id, scheduled_for)
+        )`,
+        `create index backups_project_created on platform.backups (project_id, created_at desc)`,
+        `create unique index backups_one_on_demand_running on platform.backups (project_id) where status = 'RUNNING' and kind = 'on-demand'`,
+        `create table platform.backup_files (
+          backup_id bigint primary key references platform.backups (id) on delete cascade,
+          content bytea not null
+        )`,
+        `alter table platform.projects add column restore_from bigint`,
+      ]),
+  },
 };

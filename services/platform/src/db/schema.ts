@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { AddonType, AssuranceLevel, AuditAction, OrgRole, ProvisioningStep, RegistryArea, Theme } from '@dash/contracts';
+import type { AddonType, AssuranceLevel, AuditAction, BackupKind, BackupStatus, OrgRole, ProvisioningStep, RegistryArea, Theme } from '@dash/contracts';
 
 /** Every table lives in the `platform` schema; queries go through `Kysely.withSchema('platform')`. */
 export const PLATFORM_SCHEMA = 'platform';
@@ -78,6 +78,29 @@ export interface ProjectsTable {
   database_password_reset_at: Date | null;
   /** AES-256-GCM ciphertext of the key that encrypts the project's vault secrets; null until first use. */
   vault_key_encrypted: string | null;
+  /** The backup a project coming up is restored from (migration 0017); null otherwise. */
+  restore_from: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** One pg_dump run of a project (migration 0017). */
+export interface BackupsTable {
+  id: ColumnType<number, never, never>;
+  project_id: number;
+  kind: BackupKind;
+  status: Generated<BackupStatus>;
+  /** The UTC day a scheduled backup covers; null for an on-demand one. */
+  scheduled_for: ColumnType<Date | null, string | null | undefined, never>;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  completed_at: Date | null;
+  size_bytes: ColumnType<number | null, number | null | undefined, number | null>;
+  error: string | null;
+}
+
+/** The SQL file of a completed backup. */
+export interface BackupFilesTable {
+  backup_id: number;
+  content: Buffer;
 }
 
 export interface RemoteVersionsTable {
@@ -272,6 +295,8 @@ export interface Database {
   project_auth_config: ProjectAuthConfigTable;
   project_storage_config: ProjectStorageConfigTable;
   project_addons: ProjectAddonsTable;
+  backups: BackupsTable;
+  backup_files: BackupFilesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

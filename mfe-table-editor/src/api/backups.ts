@@ -1,0 +1,33 @@
+import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { backupRoutes, gatewayPath, projectSettingsRoutes, type BackupList, type BackupRestore, type DatabaseBackup, type Project, type ProjectAddons } from '@dash/contracts';
+
+const backupsApiWithTags = baseApi.enhanceEndpoints({ addTagTypes: ['Backups'] });
+
+/** The project's database backups (hosted only), and the add-ons that decide which backups page opens. */
+export const backupsApi = backupsApiWithTags.injectEndpoints({
+  endpoints: (build) => ({
+    databaseBackups: build.query<BackupList, { ref: string }>({
+      query: ({ ref }) => routeRequest(backupRoutes.listBackups, { params: { ref } }),
+      providesTags: (_r, _e, { ref }) => [{ type: 'Backups', id: ref }],
+    }),
+    createBackup: build.mutation<DatabaseBackup, { ref: string }>({
+      query: ({ ref }) => routeRequest(backupRoutes.createBackup, { params: { ref } }),
+      invalidatesTags: (_r, _e, { ref }) => [{ type: 'Backups', id: ref }],
+    }),
+    /** Answers with the new project, coming up; its provisioning restores the backup. */
+    restoreBackup: build.mutation<Project, { ref: string; id: number; body: BackupRestore }>({
+      query: ({ ref, id, body }) => routeRequest(backupRoutes.restoreBackup, { params: { ref, id }, body }),
+      // The project list gains the new project.
+      invalidatesTags: ['Project'],
+    }),
+    /** The same call as the add-ons settings page's: `selected_addons` says whether PITR is on. */
+    backupAddons: build.query<ProjectAddons, { ref: string }>({
+      query: ({ ref }) => routeRequest(projectSettingsRoutes.listAddons, { params: { ref } }),
+    }),
+  }),
+});
+
+export const { useDatabaseBackupsQuery, useCreateBackupMutation, useRestoreBackupMutation, useBackupAddonsQuery } = backupsApi;
+
+/** The file's URL: a plain link, so the browser downloads it with the session cookie and its own progress. */
+export const backupDownloadUrl = (ref: string, id: number): string => gatewayPath(backupRoutes.downloadBackup, { ref, id });
