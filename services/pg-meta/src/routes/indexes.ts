@@ -1,6 +1,5 @@
 import { databaseRoutes, type PgIndex } from '@dash/contracts';
 import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
-import { sendJsonList } from '../db/catalog';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { indexIdQuery, indexNameQuery, listIndexesQuery } from '../sql/catalog/indexes';
 import { relationNameQuery } from '../sql/catalog/relation-name';
@@ -21,7 +20,7 @@ async function readIndex(tx: DdlTransaction, id: number): Promise<PgIndex> {
 }
 
 export function registerIndexRoutes(app: ServiceApp, ctx: PgMetaContext): void {
-  addRoute(app, databaseRoutes.listIndexes, async ({ params, query, reply }) => sendJsonList<PgIndex>(reply, ctx.pools, params.ref, listIndexesQuery(query)));
+  addRoute(app, databaseRoutes.listIndexes, async ({ params, query }) => projectQuery<PgIndex>(ctx.pools, params.ref, listIndexesQuery(query)));
 
   addRoute(app, databaseRoutes.getIndex, async ({ params }) => {
     const [index] = await projectQuery<PgIndex>(ctx.pools, params.ref, listIndexesQuery({ id: params.id }));
