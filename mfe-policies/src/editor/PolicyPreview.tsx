@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Button, errorMessage, useProjectRef } from '@dash/shell-sdk';
-import type { PgColumn, PgPolicy, PgTable, PolicyPreview as PreviewReply, PolicyPreviewRequest } from '@dash/contracts';
+import { plural, type PgColumn, type PgPolicy, type PgTable, type PolicyPreview as PreviewReply, type PolicyPreviewRequest } from '@dash/contracts';
 import { usePreviewRlsPolicyMutation } from '../api/policies';
 import { useRlsRolesQuery } from '../api/roles';
 import { useRlsTableColumnsQuery } from '../api/tables';
@@ -12,8 +12,6 @@ function cellText(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
-
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** Columns a sample row can set: not generated, not identity ALWAYS. */
 const settable = (columns: readonly PgColumn[]) => columns.filter((c) => !c.is_generated && c.identity_generation !== 'ALWAYS');

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { EmptyState, ErrorPanel, NoAccess, PageHeader, Spinner, errorMessage, usePermission, useProjectRef } from '@dash/shell-sdk';
-import { Messages, Permission, type PgPolicy, type PgTable } from '@dash/contracts';
+import { Messages, Permission, plural, type PgPolicy, type PgTable } from '@dash/contracts';
 import { useRlsAuthConfigQuery } from '../api/auth-config';
 import { useRlsPoliciesQuery } from '../api/policies';
 import { useRlsSchemasQuery } from '../api/schemas';
@@ -11,10 +11,6 @@ import { PolicyEditorPanel } from '../editor/PolicyEditorPanel';
 import { filterTables } from '../filter';
 import { DEFAULT_SCHEMA, policyPaths } from '../paths';
 import { isProtectedSchema, PROTECTED_SCHEMAS } from '../protected-schemas';
-
-function plural(n: number, one: string, many: string) {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** The policies screen: one card per table of the chosen schema, with its RLS status and policies. */
 export function PoliciesPage() {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useDispatch } from 'react-redux';
 import { Button, baseApi, sessionExpired, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
-import { CSV_IMPORT_MAX_BYTES, Messages, Permission, type PgTable, type TableCreate } from '@dash/contracts';
+import { CSV_IMPORT_MAX_BYTES, Messages, Permission, plural, type PgTable, type TableCreate } from '@dash/contracts';
 import { useEditorTableQuery } from '../api/tables';
 import { CsvImportError, importCsv, type CsvImportTarget } from '../api/csv-import';
 import { IDENTIFIER_MAX_LENGTH } from '../forms/column-form';
@@ -24,8 +24,6 @@ interface NewColumn {
   type: string;
   isPrimaryKey: boolean;
 }
-
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -25,6 +25,7 @@ import {
   parseFilterParam,
   parseGridSearch,
   parseSortParam,
+  plural,
   withGridSearch,
   type EntityType,
   type GridUrlState,
@@ -112,8 +113,6 @@ function copyToClipboard(text: string, onCopied: () => void) {
   // Fails when the window lacks focus; the spec wants that silent but for a console warning.
   clipboard.writeText(text).then(onCopied, (error: unknown) => console.warn('Could not copy the cell content', error));
 }
-
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The table editor's grid page (spec sections 2 to 6): header and toolbars, the grid of one page of

@@ -1,5 +1,5 @@
 import type { ApiListBucketsQuery } from '@dash/contracts';
-import { quoteIdent, type SqlQuery } from '@dash/service-kit';
+import { escapeLike, quoteIdent, type SqlQuery } from '@dash/service-kit';
 
 const BUCKET_COLUMNS = 'id, name, owner::text as owner, public, file_size_limit, allowed_mime_types, created_at, updated_at';
 
@@ -18,10 +18,6 @@ export function listBucketsQuery(options: ApiListBucketsQuery = {}): SqlQuery {
   };
 }
 
-/** `%`, `_` and the escape character itself match literally in an ILIKE pattern. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 export function getBucketQuery(id: string): SqlQuery {
   return { text: `select ${BUCKET_COLUMNS} from storage.buckets where id = $1`, values: [id] };

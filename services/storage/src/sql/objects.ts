@@ -1,5 +1,5 @@
 import { EMPTY_FOLDER_PLACEHOLDER, SORT_COLUMNS, type ListSortBy } from '@dash/contracts';
-import type { SqlQuery } from '@dash/service-kit';
+import { escapeLike, type SqlQuery } from '@dash/service-kit';
 
 /*
  * Statements on `storage.objects`. Every value is a parameter; the only text spliced in comes from
@@ -11,11 +11,6 @@ import type { SqlQuery } from '@dash/service-kit';
 /** The columns an object reply needs; dates as `timestamptz`, ids as text. */
 const OBJECT_COLUMNS = `id::text as id, bucket_id, name, owner::text as owner, version, metadata, user_metadata,
   created_at, updated_at, last_accessed_at`;
-
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** A LIKE pattern for every name that starts with `prefix`. */
 export const startsWithPattern = (prefix: string): string => `${escapeLike(prefix)}%`;
