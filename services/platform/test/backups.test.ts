@@ -7,7 +7,6 @@ import {
   ServiceMessages,
   type BackupList,
   type DatabaseBackup,
-  type OrgRole,
   type Project,
 } from '@dash/contracts';
 import { databaseOf, projectRoleName, projectRoleUrl, quoteLiteral } from '@dash/service-kit';
@@ -20,14 +19,14 @@ import { insertBackup } from '../src/db/backups';
 import { projectRolesOf } from '../src/db/projects';
 import { decryptConnection, projectRoleConnection } from '../src/projects';
 import { createProject, provisionerOf } from '../src/provisioner';
-import { createOrg, createUser, expectContract, expectError, query, startPlatform, type TestPlatform } from './helpers';
+import { createOrg, createOrgWithEveryRole, createUser, expectContract, expectError, query, startPlatform, type TestPlatform } from './helpers';
 
 type User = { id: string; email: string };
 
 let platform: TestPlatform;
 let orgId: number;
 let ref: string;
-const users = {} as Record<OrgRole | 'outsider', User>;
+let users: Awaited<ReturnType<typeof createOrgWithEveryRole>>['users'];
 const PASSWORD = 'Restore-Pa55word!';
 
 const rowOf = (projectRef: string) => platform.ctx.db.selectFrom('projects').selectAll().where('ref', '=', projectRef).executeTakeFirstOrThrow();
@@ -36,16 +35,7 @@ const superuserSql = async (projectRef: string, text: string) => query<Record<st
 
 beforeAll(async () => {
   platform = await startPlatform();
-  for (const role of ['owner', 'administrator', 'developer', 'read_only', 'outsider'] as const) {
-    users[role] = await createUser(platform.ctx, `${role}@example.com`);
-  }
-  orgId = await createOrg(platform.ctx, 'acme', [
-    [users.owner.id, 'owner'],
-    [users.administrator.id, 'administrator'],
-    [users.developer.id, 'developer'],
-    [users.read_only.id, 'read_only'],
-  ]);
-  await createOrg(platform.ctx, 'elsewhere', [[users.outsider.id, 'owner']]);
+  ({ orgId, users } = await createOrgWithEveryRole(platform.ctx));
   ref = (await createProject(platform.ctx, { name: 'Shop', orgId })).ref;
   await adminSql(
     ref,

@@ -82,6 +82,22 @@ export async function createOrg(ctx: PlatformContext, slug: string, members: Arr
   return orgId;
 }
 
+/** Organization `acme` with a member of each role, and an `outsider` who owns another (`elsewhere`). */
+export async function createOrgWithEveryRole(ctx: PlatformContext) {
+  const users = {} as Record<OrgRole | 'outsider', Awaited<ReturnType<typeof createUser>>>;
+  for (const role of ['owner', 'administrator', 'developer', 'read_only', 'outsider'] as const) {
+    users[role] = await createUser(ctx, `${role}@example.com`);
+  }
+  const orgId = await createOrg(ctx, 'acme', [
+    [users.owner.id, 'owner'],
+    [users.administrator.id, 'administrator'],
+    [users.developer.id, 'developer'],
+    [users.read_only.id, 'read_only'],
+  ]);
+  await createOrg(ctx, 'elsewhere', [[users.outsider.id, 'owner']]);
+  return { orgId, users };
+}
+
 /** Inserts a project row without creating its database (for routes that only read rows). */
 export async function insertProjectRow(ctx: PlatformContext, ref: string, orgId: number, name = `Project ${ref}`) {
   return ctx.db

@@ -4,7 +4,6 @@ import {
   ProjectSettingsMessages,
   projectLifecycleRoutes as routes,
   ServiceMessages,
-  type OrgRole,
   type Project,
   type ProjectInfrastructure,
   type ProjectLifecycle,
@@ -16,27 +15,18 @@ import { buildPlatformApp } from '../src/app';
 import { projectRolesOf } from '../src/db/projects';
 import { decryptConnection, insertProject } from '../src/projects';
 import { Provisioner, provisionerOf } from '../src/provisioner';
-import { createOrg, createUser, databasesWithPrefix, expectContract, expectError, query, startPlatform, type TestPlatform } from './helpers';
+import { createOrgWithEveryRole, databasesWithPrefix, expectContract, expectError, query, startPlatform, type TestPlatform } from './helpers';
 
 type User = { id: string; email: string };
 
 let platform: TestPlatform;
 let orgId: number;
-const users = {} as Record<OrgRole | 'outsider', User>;
+let users: Awaited<ReturnType<typeof createOrgWithEveryRole>>['users'];
 const PASSWORD = 'Tr1cky-Database-Pass';
 
 beforeAll(async () => {
   platform = await startPlatform();
-  for (const role of ['owner', 'administrator', 'developer', 'read_only', 'outsider'] as const) {
-    users[role] = await createUser(platform.ctx, `${role}@example.com`);
-  }
-  orgId = await createOrg(platform.ctx, 'acme', [
-    [users.owner.id, 'owner'],
-    [users.administrator.id, 'administrator'],
-    [users.developer.id, 'developer'],
-    [users.read_only.id, 'read_only'],
-  ]);
-  await createOrg(platform.ctx, 'elsewhere', [[users.outsider.id, 'owner']]);
+  ({ orgId, users } = await createOrgWithEveryRole(platform.ctx));
 });
 afterAll(() => platform.close());
 
