@@ -17,12 +17,13 @@ export const TRUNCATE = `POST ${API}/tables/${COUNTRIES_ID}/rows/truncate`;
 export const VALUE = `POST ${API}/tables/${COUNTRIES_ID}/rows/value`;
 export const EXPORT = `POST ${API}/tables/${COUNTRIES_ID}/rows/export`;
 
-function col(position: number, name: string, format: string, extra: Partial<PgColumn> = {}): PgColumn {
+/** A catalog column of `table` (in public) with the catalog's defaults: nullable, no default, not unique. */
+export function pgColumn(tableId: number, table: string, position: number, name: string, format: string, extra: Partial<PgColumn> = {}): PgColumn {
   return {
-    id: `${COUNTRIES_ID}.${position}`,
-    table_id: COUNTRIES_ID,
+    id: `${tableId}.${position}`,
+    table_id: tableId,
     schema: 'public',
-    table: 'countries',
+    table,
     ordinal_position: position,
     name,
     default_value: null,
@@ -41,6 +42,8 @@ function col(position: number, name: string, format: string, extra: Partial<PgCo
     ...extra,
   };
 }
+
+const col = (position: number, name: string, format: string, extra: Partial<PgColumn> = {}) => pgColumn(COUNTRIES_ID, 'countries', position, name, format, extra);
 
 export const countriesColumns: PgColumn[] = [
   col(1, 'id', 'int8', { data_type: 'bigint', is_identity: true, identity_generation: 'BY DEFAULT', is_nullable: false }),

@@ -1,4 +1,5 @@
 import type { PgColumn, PgRelationship, PgTable } from '@dash/contracts';
+import { pgColumn } from './grid-fixtures';
 import { NODE_WIDTH, nodeHeight, schemaGraph, sourceHandleId, targetHandleId, type GraphNode } from '../src/database/schema-visualizer/schema-graph';
 
 /*
@@ -7,28 +8,7 @@ import { NODE_WIDTH, nodeHeight, schemaGraph, sourceHandleId, targetHandleId, ty
  */
 
 function column(tableId: number, table: string, name: string, position: number, over: Partial<PgColumn> = {}): PgColumn {
-  return {
-    id: `${tableId}.${position}`,
-    table_id: tableId,
-    schema: 'public',
-    table,
-    ordinal_position: position,
-    name,
-    default_value: null,
-    data_type: 'bigint',
-    format: 'int8',
-    is_identity: false,
-    identity_generation: null,
-    is_generated: false,
-    is_nullable: true,
-    is_updatable: true,
-    is_unique: false,
-    enums: [],
-    check: null,
-    comment: null,
-    is_encrypted: false,
-    ...over,
-  };
+  return pgColumn(tableId, table, position, name, 'int8', { data_type: 'bigint', ...over });
 }
 
 function relationship(id: number, source: [string, string, string], target: [string, string, string]): PgRelationship {
