@@ -16,6 +16,7 @@ export * from './table-editor';
 export * from './roles';
 export * from './grid-url';
 export * from './policies';
+export * from './policy-sql';
 export * from './storage-policy';
 export * from './storage-api-buckets';
 export * from './storage-api';

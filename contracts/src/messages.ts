@@ -61,6 +61,8 @@ export const Messages = {
   policyUsingRequired: 'Please provide a USING expression for your policy',
   policyCheckRequired: 'Please provide a WITH CHECK expression for your policy',
   policyUsingOrCheckRequired: 'Please provide either a USING, or WITH CHECK expression, or both for your policy',
+  policyUsingNotApplicable: 'A USING expression applies to SELECT, UPDATE, DELETE and ALL policies only',
+  policyCheckNotApplicable: 'A WITH CHECK expression applies to INSERT, UPDATE and ALL policies only',
   policyDeleted: 'Successfully deleted policy!',
   toggleRlsFailed: (message: string) => `Failed to toggle RLS: ${message}`,
   rolesLoadFailed: 'Failed to retrieve database roles',

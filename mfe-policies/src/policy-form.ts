@@ -1,14 +1,21 @@
 import {
   Messages,
+  normalizeExpression,
   POLICY_NAME_MAX_LENGTH,
+  policyProblems,
+  policySpecOf,
+  samePolicyRoles,
+  targetRoles,
+  usesCheck,
+  usesUsing,
   type PgPolicy,
   type PgRole,
   type PgTable,
   type PolicyCommand,
   type PolicyCreate,
+  type PolicySpec,
   type PolicyUpdate,
 } from '@dash/contracts';
-import { normalizeExpression, sqlSpecOf, targetRoles, usesCheck, usesUsing, type PolicySqlSpec } from './policy-sql';
 
 /** The policy editor's values. An empty command is "not chosen yet"; empty roles mean public. */
 export interface PolicyFormValues {
@@ -25,24 +32,25 @@ export const EMPTY_POLICY_FORM: PolicyFormValues = { name: '', command: '', defi
 
 /** The form of a saved policy: its own values, `public` shown as no role chosen. */
 export function formOfPolicy(policy: PgPolicy): PolicyFormValues {
-  const spec = sqlSpecOf(policy);
+  const spec = policySpecOf(policy);
   return { name: policy.name, command: policy.command, definition: policy.definition ?? '', check: policy.check ?? '', roles: [...spec.roles] };
 }
 
-/** The spec's rules, with its exact messages; the UPDATE rule is reported on USING. */
+/**
+ * The spec's rules (contracts' `policyProblems`, the ones the service applies), with their exact
+ * messages, each on its field; before an operation is chosen, only the name and the operation.
+ */
 export function validatePolicyForm(values: PolicyFormValues): Partial<Record<keyof PolicyFormValues, string>> {
   const errors: Partial<Record<keyof PolicyFormValues, string>> = {};
-  if (!values.name.trim()) errors.name = Messages.policyNameRequired;
   const { command } = values;
   if (!command) {
+    if (!values.name.trim()) errors.name = Messages.policyNameRequired;
     errors.command = Messages.policyOperationRequired;
     return errors;
   }
-  const definition = normalizeExpression(values.definition);
-  const check = normalizeExpression(values.check);
-  if ((command === 'SELECT' || command === 'DELETE') && !definition) errors.definition = Messages.policyUsingRequired;
-  if (command === 'INSERT' && !check) errors.check = Messages.policyCheckRequired;
-  if (command === 'UPDATE' && !definition && !check) errors.definition = Messages.policyUsingOrCheckRequired;
+  // The form holds every expression typed; only the ones the operation uses are sent.
+  const spec = { name: values.name, schema: '', table: '', command, roles: values.roles, ...expressionsOf(values, command) };
+  for (const problem of policyProblems(spec)) errors[problem.field] ??= problem.message;
   return errors;
 }
 
@@ -63,7 +71,7 @@ function expressionsOf(values: PolicyFormValues, command: PolicyCommand) {
 }
 
 /** A valid form with its command chosen, as the statements take it. */
-export function sqlSpecOfForm(values: PolicyFormValues, table: Pick<PgTable, 'schema' | 'name'>): PolicySqlSpec {
+export function sqlSpecOfForm(values: PolicyFormValues, table: Pick<PgTable, 'schema' | 'name'>): PolicySpec {
   const command = values.command as PolicyCommand;
   return { name: values.name, schema: table.schema, table: table.name, command, roles: values.roles, ...expressionsOf(values, command) };
 }
@@ -74,21 +82,15 @@ export function createPayload(values: PolicyFormValues, table: Pick<PgTable, 'sc
   return { name: spec.name, schema: spec.schema, table: spec.table, action: 'PERMISSIVE', command: spec.command, definition: spec.definition, check: spec.check, roles: values.roles };
 }
 
-const sameRoleSet = (a: readonly string[], b: readonly string[]) => {
-  const x = new Set(targetRoles(a));
-  const y = new Set(targetRoles(b));
-  return x.size === y.size && [...x].every((role) => y.has(role));
-};
-
 /** The spec's update payload: only the changed name, definition, check and roles (empty when nothing changed). */
 export function updatePayload(policy: PgPolicy, values: PolicyFormValues): PolicyUpdate {
-  const current = sqlSpecOf(policy);
+  const current = policySpecOf(policy);
   const { definition, check } = expressionsOf(values, policy.command);
   return {
     ...(values.name !== policy.name ? { name: values.name } : {}),
     ...(definition !== policy.definition ? { definition } : {}),
     ...(check !== policy.check ? { check } : {}),
-    ...(!sameRoleSet(values.roles, current.roles) ? { roles: values.roles } : {}),
+    ...(!samePolicyRoles(values.roles, current.roles) ? { roles: values.roles } : {}),
   };
 }
 

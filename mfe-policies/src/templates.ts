@@ -1,5 +1,4 @@
-import type { PolicyCommand } from '@dash/contracts';
-import { quoteIdent } from './policy-sql';
+import { quoteIdent, type PolicyCommand } from '@dash/contracts';
 
 /**
  * The policy templates (spec section 3): five the editor can start from, and three examples to read

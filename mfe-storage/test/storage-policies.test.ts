@@ -12,7 +12,8 @@ import {
   type StoragePolicyFormValues,
 } from '../src/storage-policies/form';
 import { groupStoragePolicies } from '../src/storage-policies/grouping';
-import { createPolicySql, quoteLiteral, updatePolicySql } from '../src/storage-policies/sql';
+import { quoteLiteral } from '@dash/contracts';
+import { createPolicySql, updatePolicySql } from '../src/storage-policies/sql';
 import { BUCKET_PLACEHOLDER, STORAGE_POLICY_TEMPLATES, forBucket } from '../src/storage-policies/templates';
 import { requestRoles } from '../src/storage-policies/PolicyEditor';
 import { avatars, bucketsReply, invoices, rolesReply, storagePoliciesReply } from './fixtures';

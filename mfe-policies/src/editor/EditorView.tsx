@@ -1,10 +1,9 @@
 import { useId } from 'react';
 import { Field, useField, useForm } from 'react-final-form';
 import { CountedTextField, FieldError, InlineError, Spinner, errorMessage, shownError, useProjectRef } from '@dash/shell-sdk';
-import { Messages, POLICY_NAME_MAX_LENGTH, type PgTable, type PolicyCommand } from '@dash/contracts';
+import { Messages, POLICY_NAME_MAX_LENGTH, usesCheck, usesUsing, type PgTable, type PolicyCommand } from '@dash/contracts';
 import { useRlsRolesQuery } from '../api/roles';
 import { expressionsKept, limitName, pickableRoles, POLICY_COMMANDS, type PolicyFormValues } from '../policy-form';
-import { usesCheck, usesUsing } from '../policy-sql';
 
 /** Keeps '' as '' (final-form would store undefined), so text values stay strings. */
 const keepText = (value: string) => value ?? '';

@@ -1,11 +1,10 @@
 import { useId, useState } from 'react';
 import { Button, errorMessage, useProjectRef } from '@dash/shell-sdk';
-import { plural, type PgColumn, type PgPolicy, type PgTable, type PolicyPreview as PreviewReply, type PolicyPreviewRequest } from '@dash/contracts';
+import { plural, usesCheck, type PgColumn, type PgPolicy, type PgTable, type PolicyPreview as PreviewReply, type PolicyPreviewRequest } from '@dash/contracts';
 import { usePreviewRlsPolicyMutation } from '../api/policies';
 import { useRlsRolesQuery } from '../api/roles';
 import { useRlsTableColumnsQuery } from '../api/tables';
 import { previewRoles, sqlSpecOfForm, type PolicyFormValues } from '../policy-form';
-import { usesCheck } from '../policy-sql';
 
 /** A cell as the preview table shows it. */
 function cellText(value: unknown): string {

@@ -1,11 +1,10 @@
-import type { PgPolicy, PgTable } from '@dash/contracts';
+import { createPolicyStatement, policySpecOf, policySqlScript, updatePolicyStatements, type PgPolicy, type PgTable } from '@dash/contracts';
 import { sqlSpecOfForm, updatePayload, type PolicyFormValues } from '../policy-form';
-import { createPolicySql, sqlScript, sqlSpecOf, updatePolicySql } from '../policy-sql';
 import { PolicyPreview } from './PolicyPreview';
 
 /** The statements saving runs: the create, or for an edit only what changed. */
-export function reviewStatements(table: PgTable, policy: PgPolicy | undefined, values: PolicyFormValues): string[] {
-  return policy ? updatePolicySql(sqlSpecOf(policy), updatePayload(policy, values)) : [createPolicySql(sqlSpecOfForm(values, table))];
+export function reviewStatements(table: Pick<PgTable, 'schema' | 'name'>, policy: PgPolicy | undefined, values: PolicyFormValues): string[] {
+  return policy ? updatePolicyStatements(policySpecOf(policy), updatePayload(policy, values)) : [createPolicyStatement(sqlSpecOfForm(values, table))];
 }
 
 /** The exact SQL that will run, and the preview. */
@@ -25,7 +24,7 @@ export function ReviewView({ table, policy, values, saveError }: { table: PgTabl
         <>
           <p className="dash-field__hint">Saving runs {statements.length === 1 ? 'this statement' : 'these statements in one transaction'}:</p>
           <pre className="pol-sql" aria-label="SQL to run">
-            {sqlScript(statements)}
+            {policySqlScript(statements)}
           </pre>
         </>
       )}

@@ -1,5 +1,16 @@
-import { Messages, type PgPolicy, type PolicyCommand, type PolicyCreate, type PolicyCreateWithCommand, type PolicyUpdate } from '@dash/contracts';
-import { quoteLiteral, STORAGE_OPERATIONS, targetRoles, usesCheck, usesUsing, type StorageOperation } from './sql';
+import {
+  Messages,
+  quoteLiteral,
+  samePolicyRoles,
+  usesCheck,
+  usesUsing,
+  type PgPolicy,
+  type PolicyCommand,
+  type PolicyCreate,
+  type PolicyCreateWithCommand,
+  type PolicyUpdate,
+} from '@dash/contracts';
+import { STORAGE_OPERATIONS, type StorageOperation } from './sql';
 
 /** The spec's limit on a storage policy's name; input beyond it is ignored. */
 export const STORAGE_POLICY_NAME_MAX_LENGTH = 50;
@@ -87,12 +98,6 @@ export function createPayloads(values: StoragePolicyFormValues, target: PolicyTa
   }));
 }
 
-const sameRoles = (a: readonly string[], b: readonly string[]) => {
-  const x = new Set(targetRoles(a));
-  const y = new Set(targetRoles(b));
-  return x.size === y.size && [...x].every((role) => y.has(role));
-};
-
 /** The update of a saved policy: only the changed name, expression and roles (empty when nothing changed). */
 export function updatePayload(policy: PgPolicy, values: StoragePolicyFormValues): PolicyUpdate {
   const before = formOfPolicy(policy);
@@ -101,6 +106,6 @@ export function updatePayload(policy: PgPolicy, values: StoragePolicyFormValues)
   return {
     ...(name !== policy.name ? { name } : {}),
     ...(definition !== before.definition.trim() ? expressions(policy.command, definition) : {}),
-    ...(!sameRoles(values.roles, policy.roles) ? { roles: chosenRoles(values.roles) } : {}),
+    ...(!samePolicyRoles(values.roles, policy.roles) ? { roles: chosenRoles(values.roles) } : {}),
   };
 }

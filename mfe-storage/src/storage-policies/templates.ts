@@ -1,5 +1,6 @@
 import { createPayloads } from './form';
-import { createPolicySql, quoteLiteral, type StorageOperation } from './sql';
+import { quoteLiteral } from '@dash/contracts';
+import { createPolicySql, type StorageOperation } from './sql';
 
 /** Stands for the bucket in a template; replaced by the bucket's name as a quoted SQL literal. */
 export const BUCKET_PLACEHOLDER = '{bucket_id}';

@@ -1,5 +1,6 @@
 import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
 import pg from 'pg';
+import { quoteIdent as quoteSqlIdent, quoteLiteral as quoteSqlLiteral } from '@dash/contracts';
 
 // int8 (counts, sizes) as JS numbers: every int8 the platform reads is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -73,16 +74,16 @@ export async function dropDatabase(adminUrl: string, name: string): Promise<void
   }
 }
 
-/** Quotes a Postgres identifier. */
+/** Quotes a Postgres identifier (contracts' quoting; NUL, which no name can hold, throws). */
 export function quoteIdent(name: string): string {
   if (name.includes('\u0000')) throw new Error('Identifiers cannot contain NUL');
-  return `"${name.replace(/"/g, '""')}"`;
+  return quoteSqlIdent(name);
 }
 
 /** Quotes a Postgres string literal (standard_conforming_strings on, the default since 9.1). */
 export function quoteLiteral(value: string): string {
   if (value.includes('\u0000')) throw new Error('Literals cannot contain NUL');
-  return `'${value.replace(/'/g, "''")}'`;
+  return quoteSqlLiteral(value);
 }
 
 /** Escapes LIKE wildcards so a user's text matches literally (the default escape character `\`). */

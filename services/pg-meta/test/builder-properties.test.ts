@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { PolicyCommand, RoleCreate, RoleUpdate } from '@dash/contracts';
+import type { PolicyCommand, PolicySpec, RoleCreate, RoleUpdate } from '@dash/contracts';
 import { HttpError } from '@dash/service-kit';
 import { singleExpressionProblem } from '../src/sql/ddl/expression';
-import { createPolicyStatement, dropPolicyStatement, updatePolicyStatements, type PolicySpec } from '../src/sql/policies';
+import { createPolicyStatement, dropPolicyStatement, updatePolicyStatements } from '../src/sql/policies';
 import { createRoleStatements, dropRoleStatement, listSettingElements, updateRoleStatements } from '../src/sql/roles-write';
 import { createSchemaStatement, dropSchemaStatement, updateSchemaStatements } from '../src/sql/schemas';
 import { hostileName, hostileText } from './ddl-arbitraries';

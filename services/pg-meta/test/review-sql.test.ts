@@ -1,20 +1,30 @@
 import fc from 'fast-check';
-import type { PgPolicy, PolicyCommand, PolicyUpdate } from '@dash/contracts';
+import {
+  createPolicyStatement as reviewCreateStatement,
+  policyProblems,
+  policySpecOf,
+  updatedPolicySpec,
+  usesCheck,
+  usesUsing,
+  updatePolicyStatements as reviewUpdateStatements,
+  type PgPolicy,
+  type PolicyCommand,
+  type PolicySpec,
+  type PolicyUpdate,
+} from '@dash/contracts';
 import { HttpError } from '@dash/service-kit';
-import { createPolicyStatement, createSpecOf, specOf, updatePolicyStatements, validatePolicy } from '../src/sql/policies';
-// The policies remote's review: what it shows before saving, and the payloads it sends.
-import { createPayload, sqlSpecOfForm, updatePayload, validatePolicyForm, type PolicyFormValues } from '../../../mfe-policies/src/policy-form';
-import { createPolicySql, sqlSpecOf, updatePolicySql } from '../../../mfe-policies/src/policy-sql';
+import { createPolicyStatement, updatePolicyStatements, validatePolicy } from '../src/sql/policies';
 import { hostileName, hostileText } from './ddl-arbitraries';
 import { breakout, policyExpression } from './policy-arbitraries';
 
 /*
- * "Review shows the exact SQL": the policy editor builds the statements it shows in the browser, and
- * the service builds the ones it runs from the payload the editor then sends. For 10,000 hostile forms
- * of new policies and 10,000 edits of existing ones, whenever the service accepts the payload, the
- * statements shown are exactly the statements run. And a form the editor lets through is never refused
- * by the service for one of the spec's rules (only for what Postgres itself could not keep: a name over
- * 63 bytes, an expression that could leave its parentheses).
+ * "Review shows the exact SQL": the remotes show contracts' policy statements with plain quoting; the
+ * service builds the same statements with its checked quoting, which may refuse but must never change
+ * the text. For 10,000 hostile new policies and 10,000 edits, whenever the service accepts, the
+ * statements shown are exactly the statements run; and a policy that passes the spec's rules (which the
+ * editors check) is refused only for what Postgres itself could not keep: a name over 63 bytes, an
+ * expression that could leave its parentheses. (The policies remote's tests prove its payloads describe
+ * the policy its review shows.)
  */
 
 const RUNS = 10_000;
@@ -41,27 +51,32 @@ const formExpression = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', ' ') },
 );
 const roles = fc.subarray(['anon', 'authenticated', 'service_role', 'public', 'ro"le', "it's", '表 role'], { maxLength: 4 });
-const formValues: fc.Arbitrary<PolicyFormValues> = fc.record({
-  name: formName.map((n) => n.slice(0, 63)),
-  command: fc.constantFrom(...COMMANDS),
-  definition: formExpression,
-  check: formExpression,
-  roles,
-});
+/** A new policy as an editor sends it: only the expressions its command uses. */
+const newPolicy: fc.Arbitrary<PolicySpec> = fc
+  .record({
+    name: formName.map((n) => n.slice(0, 63)),
+    schema: hostileName,
+    table: hostileName,
+    command: fc.constantFrom(...COMMANDS),
+    definition: formExpression,
+    check: formExpression,
+    roles,
+  })
+  .map((p) => ({ ...p, definition: usesUsing(p.command) ? p.definition : null, check: usesCheck(p.command) ? p.check : null }));
 
-/** Postgres-side reasons a payload the editor accepts can still be refused. */
+/** Postgres-side reasons a policy that keeps the spec's rules can still be refused. */
 const postgresLimit = (message: string) => /longer than 63 bytes|not a single SQL expression|cannot be empty|NUL/.test(message);
 
 /**
- * The statements shown equal the ones the service runs; when the service refuses a form the editor let
- * through, only for what Postgres itself could not keep. True when statements were compared.
+ * The statements shown equal the ones the service runs; when the service refuses a policy that keeps
+ * the spec's rules, only for what Postgres itself could not keep. True when statements were compared.
  */
-function expectShownIsRun(shown: string[], run: string[] | { refused: string }, values: PolicyFormValues): boolean {
+function expectShownIsRun(shown: string[], run: string[] | { refused: string }, keepsRules: boolean): boolean {
   if (Array.isArray(run)) {
     expect(shown).toEqual(run);
     return true;
   }
-  if (Object.keys(validatePolicyForm(values)).length === 0) expect(postgresLimit(run.refused)).toBe(true);
+  if (keepsRules) expect(postgresLimit(run.refused)).toBe(true);
   return false;
 }
 
@@ -69,20 +84,17 @@ describe('the review shows exactly the statements the service runs', () => {
   it('new policies: the create statement', () => {
     let compared = 0;
     fc.assert(
-      fc.property(formValues, hostileName, hostileName, (values, schema, name) => {
-        const table = { schema, name };
-        const shown = [createPolicySql(sqlSpecOfForm(values, table))];
-        const body = createPayload(values, table);
+      fc.property(newPolicy, (spec) => {
+        const shown = [reviewCreateStatement(spec)];
         const run = serviceBuild(() => {
-          const spec = createSpecOf(body);
           validatePolicy(spec);
           return [createPolicyStatement(spec)];
         });
-        if (expectShownIsRun(shown, run, values)) compared++;
+        if (expectShownIsRun(shown, run, policyProblems(spec).length === 0)) compared++;
       }),
       { numRuns: RUNS },
     );
-    // Not vacuous: most forms get as far as comparing statements.
+    // Not vacuous: most policies get as far as comparing statements.
     expect(compared).toBeGreaterThan(RUNS / 3);
   }, TIMEOUT);
 
@@ -106,27 +118,24 @@ describe('the review shows exactly the statements the service runs', () => {
       return { ...rest, table_id: rest.id + 1, definition: using ? definition : null, check: withCheck ? check : null };
     });
 
+  /** An edit as an editor sends it: some fields, and only the expressions the command uses. */
+  const update = fc.record(
+    { name: formName.map((n) => n.slice(0, 63)), definition: fc.option(formExpression), check: fc.option(formExpression), roles },
+    { requiredKeys: [] },
+  );
+
   it('edits: only the changed parts, in the same statements and order', () => {
     let compared = 0;
     fc.assert(
-      fc.property(savedPolicy, fc.record({ name: fc.boolean(), definition: fc.boolean(), check: fc.boolean(), roles: fc.boolean() }), formValues, (policy, which, edits) => {
-        // The form of the saved policy with some fields edited (the operation of a policy is fixed).
-        const values: PolicyFormValues = {
-          name: which.name ? edits.name : policy.name,
-          command: policy.command,
-          definition: which.definition ? edits.definition : (policy.definition ?? ''),
-          check: which.check ? edits.check : (policy.check ?? ''),
-          roles: which.roles ? edits.roles : sqlSpecOf(policy).roles.slice(),
-        };
-        const body: PolicyUpdate = updatePayload(policy, values);
-        const shown = updatePolicySql(sqlSpecOf(policy), body);
-        if (Object.keys(body).length === 0) {
-          // Nothing changed: the editor offers no save, and there is nothing to show.
-          expect(shown).toEqual([]);
-          return;
-        }
-        const run = serviceBuild(() => updatePolicyStatements(specOf(policy), body).statements);
-        if (expectShownIsRun(shown, run, values)) compared++;
+      fc.property(savedPolicy, update, (policy, edit) => {
+        const body: PolicyUpdate = { ...edit };
+        if (!usesUsing(policy.command)) delete body.definition;
+        if (!usesCheck(policy.command)) delete body.check;
+        const current = policySpecOf(policy);
+        const shown = reviewUpdateStatements(current, body);
+        const run = serviceBuild(() => updatePolicyStatements(current, body).statements);
+        const keepsRules = policyProblems(updatedPolicySpec(current, body), { nameGiven: body.name !== undefined }).length === 0;
+        if (expectShownIsRun(shown, run, keepsRules)) compared++;
       }),
       { numRuns: RUNS },
     );

@@ -1,14 +1,16 @@
 import type pg from 'pg';
 import {
   POLICY_PREVIEW_ROWS,
+  policySpecOf,
   ServiceMessages,
   type PgPolicy,
   type PolicyPreview,
   type PolicyPreviewRequest,
+  type PolicySpec,
 } from '@dash/contracts';
 import { badRequest, connectProject, isConnectionFailure, isStatementError, notFound, projectDbError, type ProjectPools, type SqlQuery } from '@dash/service-kit';
 import { DdlMessages } from '../sql/ddl/names';
-import { createPolicyStatement, findPolicyQuery, specOf, updatePolicyStatements, validatePolicy, type PolicySpec } from '../sql/policies';
+import { createPolicyStatement, findPolicyQuery, updatePolicyStatements, validatePolicy } from '../sql/policies';
 import {
   actAsStatements,
   authUsersExistQuery,
@@ -57,7 +59,7 @@ async function applyPolicy(client: pg.PoolClient, table: TableMeta, body: Policy
   if (!existing) throw notFound(ServiceMessages.policyNotFound(body.id));
   if (existing.table_id !== table.id) throw badRequest(`Policy ${body.id} is not a policy of table ${table.schema}.${table.name}`);
   if (existing.command !== body.command) throw badRequest('The operation of an existing policy cannot be changed');
-  const { statements } = updatePolicyStatements(specOf(existing), wanted);
+  const { statements } = updatePolicyStatements(policySpecOf(existing), wanted);
   for (const statement of statements) await runStatement(client, statement);
 }
 

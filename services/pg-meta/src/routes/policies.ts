@@ -1,18 +1,24 @@
-import { pgMetaRoutes, policiesRoutes, ServiceMessages, type AuditAction, type PgPolicy } from '@dash/contracts';
+import {
+  pgMetaRoutes,
+  policiesRoutes,
+  policySpecOf,
+  policySpecOfCreate,
+  ServiceMessages,
+  type AuditAction,
+  type PgPolicy,
+  type PolicySpec,
+} from '@dash/contracts';
 import type { FastifyRequest } from 'fastify';
 import { addRoute, auditActor, notFound, projectQuery, recordAfterCommit, type ServiceApp } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { previewPolicy } from '../db/preview';
 import {
   createPolicyStatement,
-  createSpecOf,
   dropPolicyStatement,
   findPolicyQuery,
   listPoliciesQuery,
-  specOf,
   updatePolicyStatements,
   validatePolicy,
-  type PolicySpec,
 } from '../sql/policies';
 import type { PgMetaContext } from '../app';
 
@@ -51,7 +57,7 @@ export function registerPolicyRoutes(app: ServiceApp, ctx: PgMetaContext): void 
 
   // Each write is recorded in the platform's audit log after its transaction commits.
   addRoute(app, policiesRoutes.createPolicy, async ({ params, body, request }) => {
-    const spec = createSpecOf(body);
+    const spec = policySpecOfCreate(body);
     validatePolicy(spec);
     const statement = createPolicyStatement(spec);
     const policy = await withDdlTransaction(ctx.pools, params.ref, async (tx) => {
@@ -65,7 +71,7 @@ export function registerPolicyRoutes(app: ServiceApp, ctx: PgMetaContext): void 
   addRoute(app, policiesRoutes.updatePolicy, async ({ params, body, request }) => {
     const { before, after } = await withDdlTransaction(ctx.pools, params.ref, async (tx) => {
       const current = await policyById(tx, params.id);
-      const { statements, next } = updatePolicyStatements(specOf(current), body);
+      const { statements, next } = updatePolicyStatements(policySpecOf(current), body);
       await tx.run(statements);
       return { before: current, after: await written(tx, next) };
     });

@@ -1,7 +1,16 @@
-import { Messages, type PgPolicy, type PolicyCommand, type PolicyCreate, type PolicyUpdate } from '@dash/contracts';
+import {
+  createPolicyStatement as createPolicyStatementOf,
+  dropPolicyStatement as dropPolicyStatementOf,
+  policyProblems,
+  updatedPolicySpec,
+  updatePolicyStatements as updatePolicyStatementsOf,
+  type PolicySpec,
+  type PolicySqlOptions,
+  type PolicyUpdate,
+} from '@dash/contracts';
 import { badRequest, type SqlQuery } from '@dash/service-kit';
 import { sqlExpression } from './ddl/expression';
-import { ident, qualified } from './ddl/names';
+import { ident } from './ddl/names';
 import { schemaFilter, TEMP_SCHEMA_REGEX, type SchemaFilterInput } from './filters';
 
 /** One policy, or the policies of one table: by oid, or by schema, table and name. */
@@ -67,154 +76,27 @@ limit $8::int8 offset $9::int8`,
 /** A policy found anywhere but in temporary schemas (writes address it by id or by name). */
 export const findPolicyQuery = (lookup: PolicyLookup) => listPoliciesQuery({ include_system_schemas: true }, lookup);
 
-/** A policy as the builders take it: where it is, what it is called, what it does. */
-export interface PolicySpec {
-  name: string;
-  /** PERMISSIVE when not given. */
-  action?: PgPolicy['action'];
-  schema: string;
-  table: string;
-  command: PolicyCommand;
-  /** The USING expression (SQL), or null. */
-  definition: string | null;
-  /** The WITH CHECK expression (SQL), or null. */
-  check: string | null;
-  /** Target roles; empty means public. */
-  roles: readonly string[];
+/** The service's quoting: names and expressions Postgres could not keep are a 400, the text is never changed. */
+const checked: PolicySqlOptions = { ident, expression: sqlExpression };
+
+/** The spec's validation rules (contracts' `policyProblems`), the first broken one as a 400. */
+export function validatePolicy(policy: PolicySpec, options: { nameGiven?: boolean } = {}): void {
+  const [problem] = policyProblems(policy, options);
+  if (problem) throw badRequest(problem.message);
 }
 
-/** A blank expression is none. */
-export function normalizeExpression(text: string | null | undefined): string | null {
-  if (text === null || text === undefined) return null;
-  return text.trim() === '' ? null : text;
-}
+/** `create policy`, with the spec's fields, as the review shows it. */
+export const createPolicyStatement = (policy: PolicySpec) => createPolicyStatementOf(policy, checked);
 
-/** USING filters the rows a command reads; WITH CHECK checks the rows it writes (spec section 5). */
-export const usesUsing = (command: PolicyCommand) => command !== 'INSERT';
-export const usesCheck = (command: PolicyCommand) => command === 'INSERT' || command === 'UPDATE' || command === 'ALL';
+export const dropPolicyStatement = (policy: Pick<PolicySpec, 'name' | 'schema' | 'table'>) => dropPolicyStatementOf(policy, checked);
 
 /**
- * The spec's validation rules: a name; USING for SELECT and DELETE; WITH CHECK for INSERT; one of them
- * for UPDATE; and no expression a command does not use.
- */
-export function validatePolicy(policy: PolicySpec, { nameGiven = true } = {}): void {
-  if (nameGiven && policy.name.trim() === '') throw badRequest(Messages.policyNameRequired);
-  const { command } = policy;
-  const definition = normalizeExpression(policy.definition);
-  const check = normalizeExpression(policy.check);
-  if ((command === 'SELECT' || command === 'DELETE') && !definition) throw badRequest(Messages.policyUsingRequired);
-  if (command === 'INSERT' && !check) throw badRequest(Messages.policyCheckRequired);
-  if (command === 'UPDATE' && !definition && !check) throw badRequest(Messages.policyUsingOrCheckRequired);
-  if (definition && !usesUsing(command)) throw badRequest('A USING expression applies to SELECT, UPDATE, DELETE and ALL policies only');
-  if (check && !usesCheck(command)) throw badRequest('A WITH CHECK expression applies to INSERT, UPDATE and ALL policies only');
-}
-
-/**
- * The roles a policy really targets: every role is a member of `public`, and Postgres keeps only
- * `public` when it is listed with others (with a warning), so the list is that too. Empty means public.
- */
-export function targetRoles(roles: readonly string[]): string[] {
-  const unique = [...new Set(roles)];
-  return unique.length === 0 || unique.includes('public') ? ['public'] : unique;
-}
-
-/** `to ...`: the roles quoted, `public` as the keyword it is. */
-export function policyRolesSql(roles: readonly string[]): string {
-  return targetRoles(roles)
-    .map((role) => (role === 'public' ? 'public' : ident(role)))
-    .join(', ');
-}
-
-const tableOf = (policy: Pick<PolicySpec, 'schema' | 'table'>) => qualified({ schema: policy.schema, name: policy.table });
-
-/** The expression clauses a command takes; the others are left out. */
-function expressionClauses(command: PolicyCommand, definition: string | null, check: string | null): string {
-  const using = normalizeExpression(definition);
-  const withCheck = normalizeExpression(check);
-  return (
-    (using !== null && usesUsing(command) ? ` using ${sqlExpression(using, 'USING expression')}` : '') +
-    (withCheck !== null && usesCheck(command) ? ` with check ${sqlExpression(withCheck, 'WITH CHECK expression')}` : '')
-  );
-}
-
-/** `create policy`, PERMISSIVE unless RESTRICTIVE is asked for, with the spec's fields. */
-export function createPolicyStatement(policy: PolicySpec): string {
-  const action = policy.action === 'RESTRICTIVE' ? 'restrictive' : 'permissive';
-  return (
-    `create policy ${ident(policy.name)} on ${tableOf(policy)} as ${action} for ${policy.command.toLowerCase()}` +
-    ` to ${policyRolesSql(policy.roles)}${expressionClauses(policy.command, policy.definition, policy.check)}`
-  );
-}
-
-export const dropPolicyStatement = (policy: Pick<PolicySpec, 'name' | 'schema' | 'table'>) =>
-  `drop policy ${ident(policy.name)} on ${tableOf(policy)}`;
-
-/**
- * The policy a create request asks for: in `public` unless it names a schema, public when no roles,
- * PERMISSIVE and for ALL commands unless it says otherwise (postgres-meta's defaults).
- */
-export function createSpecOf(body: PolicyCreate): PolicySpec {
-  return {
-    name: body.name,
-    action: body.action ?? 'PERMISSIVE',
-    schema: body.schema ?? 'public',
-    table: body.table,
-    command: body.command ?? 'ALL',
-    definition: body.definition ?? null,
-    check: body.check ?? null,
-    roles: body.roles ?? [],
-  };
-}
-
-/** The policy as it is, in the builders' terms. */
-export function specOf(policy: PgPolicy): PolicySpec {
-  return {
-    name: policy.name,
-    action: policy.action,
-    schema: policy.schema,
-    table: policy.table,
-    command: policy.command,
-    definition: policy.definition,
-    check: policy.check,
-    // Postgres stores `public` as role 0; an explicit `to public` is the same as none.
-    roles: policy.roles.length === 1 && policy.roles[0] === 'public' ? [] : policy.roles,
-  };
-}
-
-const sameRoles = (a: readonly string[], b: readonly string[]) => {
-  const x = new Set(targetRoles(a));
-  const y = new Set(targetRoles(b));
-  return x.size === y.size && [...x].every((role) => y.has(role));
-};
-
-/**
- * The statements that turn `current` into `current` + `update`, to run in one transaction, and the
- * policy as it will be. Only what changed is sent: `alter policy ... to/using/with check` for the roles
- * and expressions, then `alter policy ... rename to`. ALTER POLICY cannot remove an expression, so a
- * removed USING or WITH CHECK drops and recreates the policy (same action, name, command and roles; a
- * new id).
+ * The statements that turn `current` into `current` + `update` (contracts' `updatePolicyStatements`),
+ * and the policy as it will be. A policy keeps the name it has (made elsewhere, it may be blank)
+ * unless a new one is given.
  */
 export function updatePolicyStatements(current: PolicySpec, update: PolicyUpdate): { statements: string[]; next: PolicySpec } {
-  const next: PolicySpec = {
-    ...current,
-    ...(update.name !== undefined ? { name: update.name } : {}),
-    ...(update.definition !== undefined ? { definition: normalizeExpression(update.definition) } : {}),
-    ...(update.check !== undefined ? { check: normalizeExpression(update.check) } : {}),
-    ...(update.roles !== undefined ? { roles: update.roles } : {}),
-  };
-  // A policy keeps the name it has (made elsewhere, it may be blank) unless a new one is given.
+  const next = updatedPolicySpec(current, update);
   validatePolicy(next, { nameGiven: update.name !== undefined });
-  const removed = (current.definition !== null && next.definition === null) || (current.check !== null && next.check === null);
-  if (removed) return { statements: [dropPolicyStatement(current), createPolicyStatement(next)], next };
-
-  const statements: string[] = [];
-  const roles = update.roles !== undefined && !sameRoles(current.roles, next.roles) ? ` to ${policyRolesSql(next.roles)}` : '';
-  const definition = next.definition !== current.definition ? next.definition : null;
-  const check = next.check !== current.check ? next.check : null;
-  const clauses = roles + expressionClauses(next.command, definition, check);
-  if (clauses) statements.push(`alter policy ${ident(current.name)} on ${tableOf(current)}${clauses}`);
-  if (next.name !== current.name) {
-    statements.push(`alter policy ${ident(current.name)} on ${tableOf(current)} rename to ${ident(next.name)}`);
-  }
-  return { statements, next };
+  return { statements: updatePolicyStatementsOf(current, update, checked), next };
 }
