@@ -59,6 +59,8 @@ export async function startStack(port = 28600) {
     dataDir,
     api,
     pidOf: (name) => Number(readFileSync(path.join(dataDir, 'run', `${name}.pid`), 'utf8')),
+    /** The `npm start` process (its stdout still flows: benches may listen to it). */
+    launcher: child,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

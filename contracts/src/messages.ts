@@ -175,5 +175,7 @@ export const ServiceMessages = {
   malformedRequest: 'The request is not valid HTTP',
   crossSite: 'Cross-site requests are not allowed',
   internalOnly: 'This route is only for services of the platform',
+  /** The database connection failed (a restart, a crash, a full server): the client may simply retry. */
+  databaseUnavailable: 'The database is unavailable (it may be restarting); try again in a few seconds',
   policyNotFound: (id: number | string) => `Cannot find policy with id ${id}`,
 } as const;

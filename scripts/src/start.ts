@@ -63,7 +63,7 @@ async function stopLeftovers(): Promise<void> {
   let stopped = 0;
   for (const file of readdirSync(runDir()).filter((f) => f.endsWith('.pid'))) {
     const pid = Number(readFileSync(path.join(runDir(), file), 'utf8'));
-    let commandLine = '';
+    let commandLine: string;
     try {
       commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     } catch {
@@ -137,7 +137,7 @@ async function main() {
       });
       postgresLogDir = path.join(dataDir(), 'postgres', POSTGRES_LOG_SETTINGS.log_directory);
     } catch (error) {
-      if (savedPort) throw new Error(`The dashboard's Postgres could not start on port ${savedPort}, where its projects expect it. Is another process using that port? (${(error as Error).message})`);
+      if (savedPort) throw new Error(`The dashboard's Postgres could not start on port ${savedPort}, where its projects expect it. Is another process using that port? (${(error as Error).message})`, { cause: error });
       throw error;
     }
     writeFileSync(portFile, String(database.port));
@@ -205,6 +205,35 @@ Logs of each process: ${path.join(dataDir(), 'logs')}
 Press Ctrl+C to stop.`);
 }
 
+/**
+ * Restart-under-load testing (bench/postgres-restart.bench.mjs): with DASH_ALLOW_POSTGRES_RESTART=1,
+ * SIGUSR2 restarts the embedded Postgres (fast stop, then start on the same port) while the services keep
+ * running, and prints `Postgres restarted` once it accepts connections. Off unless that variable is set:
+ * a stray signal must not restart a production database.
+ */
+function allowPostgresRestart(): void {
+  if (process.env.DASH_ALLOW_POSTGRES_RESTART !== '1') return;
+  let restarting = false;
+  process.on('SIGUSR2', () => {
+    if (!database || restarting || stopping) return;
+    restarting = true;
+    const server = database;
+    const started = Date.now();
+    console.log('Postgres stopping (SIGUSR2)');
+    void server
+      .stopFast()
+      .then(() => console.log(`Postgres stopped after ${Date.now() - started} ms`))
+      .then(() => server.startAgain())
+      .then(() => console.log(`Postgres restarted in ${Date.now() - started} ms`))
+      .catch((error: Error) => {
+        console.error(`Postgres restart failed: ${error.message}`);
+        void shutdown(1);
+      })
+      .finally(() => (restarting = false));
+  });
+}
+
+allowPostgresRestart();
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 main().catch(async (error: Error) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
 import { platformRoutes, type RouteDef, type RouteReply } from '@dash/contracts';
-import { HttpError, signIdentity } from '@dash/service-kit';
+import { databaseUnavailable, HttpError, signIdentity } from '@dash/service-kit';
 
 export type ResolvedSession = RouteReply<typeof platformRoutes.resolveSession>;
 /** A session cookie, or a personal access token sent as `Authorization: Bearer`. */
@@ -102,6 +102,8 @@ export class SessionResolver {
     }
     if (!response.ok) {
       await response.body?.cancel();
+      // The platform's database is restarting: a 503 the client may retry, not a broken gateway.
+      if (response.status === 503) throw databaseUnavailable();
       throw new HttpError(502, `The platform service answered ${response.status} while checking the session`);
     }
     const body: unknown = await response.json().catch(() => undefined);

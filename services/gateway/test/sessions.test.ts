@@ -1,6 +1,9 @@
 import { SessionResolver } from '../src/sessions';
 import { deadUrl, startUpstreams, type Upstreams } from './stubs';
 import { TEST_SECRET } from '@dash/service-kit/dist/testing';
+import { DATABASE_UNAVAILABLE } from '@dash/service-kit';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 let upstreams: Upstreams;
 beforeAll(async () => {
@@ -44,6 +47,17 @@ describe('SessionResolver', () => {
     const resolver = new SessionResolver(await deadUrl(), TEST_SECRET, 60_000);
     await expect(resolver.resolve('good')).rejects.toMatchObject({ statusCode: 502 });
     await expect(resolver.resolve('good')).rejects.toMatchObject({ statusCode: 502 });
+  });
+
+  it('passes on a platform 503 (its database restarting) as a 503 with the message, not a 502', async () => {
+    const restarting = http.createServer((_req, res) => res.writeHead(503, { 'content-type': 'application/json' }).end('{"statusCode":503}'));
+    await new Promise<void>((resolve) => restarting.listen(0, '127.0.0.1', resolve));
+    try {
+      const resolver = new SessionResolver(`http://127.0.0.1:${(restarting.address() as AddressInfo).port}`, TEST_SECRET, 60_000);
+      await expect(resolver.resolve('good')).rejects.toMatchObject({ statusCode: 503, message: DATABASE_UNAVAILABLE });
+    } finally {
+      restarting.close();
+    }
   });
 
   it('invalidates one token', async () => {

@@ -21,6 +21,7 @@ import {
   type RouteReply,
 } from '@dash/contracts';
 import { HttpError, statusText } from './errors';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, databaseUnavailable, isConnectionFailure } from './connection-errors';
 import { verifyForwardedClient, verifyIdentity } from './identity';
 import type { JwtClaims } from './jwt';
 
@@ -110,6 +111,13 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
     // SQLSTATE 23505, unique violation: what the request would make exists already, typically made by a
     // request running at the same time, whose row the handler's own check could not see yet.
     if (error instanceof pg.DatabaseError && error.code === '23505') return sendError(reply, 409, error.message, error.code);
+    // The database connection failed (Postgres restarting, say): a 503 the client may retry, whichever
+    // query met it. Pools drop the broken clients and connect again on the next request.
+    if (isConnectionFailure(error)) {
+      request.log.warn({ err: error }, 'database connection failed');
+      const unavailable = databaseUnavailable();
+      return sendError(reply, unavailable.statusCode, unavailable.message);
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, 'Internal server error');
   });
@@ -176,6 +184,9 @@ function refuseLargeBody(request: FastifyRequest, reply: FastifyReply): FastifyR
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string, code?: string, details?: HttpError['details']) {
+  // A lost database connection is a passing state (a restart): say when to try again. Other 503s (a
+  // paused project) are not, and get no Retry-After.
+  if (status === 503 && message === DATABASE_UNAVAILABLE && !reply.hasHeader('retry-after')) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
   const body: ErrorReply = { statusCode: status, error: statusText(status), message, ...(code ? { code } : {}), ...details };
   return reply.status(status).type('application/json').send(body);
 }

@@ -9,7 +9,23 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
   // An idle client that dies (server restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor one that is checked out: the pool listens only to idle clients, and a client whose server goes
+  // away between two queries of a request emits `error` with no one listening. Its queries fail (the
+  // request gets a 503) and the pool drops it when released, as it is no longer queryable.
+  pool.on('connect', (client) => client.on('error', ignoreClientError));
   return pool;
+}
+
+const ignoreClientError = () => {};
+
+/**
+ * A client of its own (not from a pool) for one short task; its `error` event (the server going away
+ * between two queries) is ignored, as the next query fails with the reason anyway.
+ */
+export function standaloneClient(config: string | pg.ClientConfig): pg.Client {
+  const client = new pg.Client(typeof config === 'string' ? { connectionString: config } : config);
+  client.on('error', ignoreClientError);
+  return client;
 }
 
 export function createDb<T>(pool: pg.Pool): Kysely<T> {
@@ -47,7 +63,7 @@ export function databaseOf(connectionString: string): string {
 
 /** Creates a database unless it exists. `name` is quoted as an identifier. */
 export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
+  const client = standaloneClient(adminUrl);
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
@@ -65,7 +81,7 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
 }
 
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
+  const client = standaloneClient(adminUrl);
   await client.connect();
   try {
     await client.query(`drop database if exists ${quoteIdent(name)} with (force)`);

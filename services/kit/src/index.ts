@@ -8,6 +8,7 @@ export * from './project-pools';
 export * from './postgres';
 export * from './cookies';
 export * from './project-db';
+export * from './connection-errors';
 export * from './jwt';
 export * from './service-calls';
 export * from './log-shipper';

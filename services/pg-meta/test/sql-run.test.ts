@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Messages, SQL_EDITOR_MAX_ROWS, type ErrorReply, type QueryRun, type SqlRunAs } from '@dash/contracts';
+import { Messages, ServiceMessages, SQL_EDITOR_MAX_ROWS, type ErrorReply, type QueryRun, type SqlRunAs } from '@dash/contracts';
 import { userHeaders } from '@dash/service-kit/dist/testing';
 import type { OrgRole } from '@dash/contracts';
 import { as, setupProject, type Project } from './helpers';
@@ -349,7 +349,7 @@ describe('POST /:ref/sql/run', () => {
   it('answers 503 when the database ends the session, and recovers', async () => {
     const killed = await run(`select pg_terminate_backend(pg_backend_pid())`);
     expect(killed.status).toBe(503);
-    expect(killed.body.message).toBe('The project database is unavailable');
+    expect(killed.body.message).toBe(ServiceMessages.databaseUnavailable);
     const next = await run(`select 1 as ok`);
     expect(next.last!.rows).toEqual([[1]]);
   });

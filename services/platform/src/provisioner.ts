@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { ProvisioningStep } from '@dash/contracts';
-import { bootstrapProjectDatabase, databaseOf, ensureDatabase, quoteIdent } from '@dash/service-kit';
+import { bootstrapProjectDatabase, databaseOf, ensureDatabase, quoteIdent, standaloneClient } from '@dash/service-kit';
 import { restoreProjectFromBackup } from './backups/restore';
 import type { PlatformContext } from './context';
 import { findProjectByRef } from './db/projects';
@@ -185,7 +185,7 @@ export const databaseOfProject = (ctx: PlatformContext, project: Pick<ProjectRow
   databaseOf(decryptConnection(ctx, project));
 
 async function asSuperuser<T>(ctx: PlatformContext, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ctx.adminUrl });
+  const client = standaloneClient(ctx.adminUrl);
   await client.connect();
   try {
     return await work(client);

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { Messages, type QueryNotice, type QueryRun, type StatementResult } from '@dash/contracts';
-import { badRequest, conflict } from '@dash/service-kit';
+import { badRequest, conflict, standaloneClient } from '@dash/service-kit';
 import { isEmptySql } from '../sql/statements';
 import { typeNamesQuery } from '../sql/types';
 import { editorError, type EditorAccess, type EditorSession } from './sql-session';
@@ -87,7 +87,7 @@ export class EditorRuns {
  * run to cancel.
  */
 export async function cancelBackend(pool: pg.Pool, pid: number): Promise<boolean> {
-  const client = new pg.Client(pool.options);
+  const client = standaloneClient(pool.options);
   try {
     await client.connect();
     const { rows } = await client.query<{ cancelled: boolean }>('select pg_cancel_backend($1) as cancelled', [pid]);
