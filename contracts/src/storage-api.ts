@@ -33,7 +33,7 @@ export const StorageApiMessages = {
   signedUrlPurpose: 'Invalid signature: the token was not signed for this operation',
   rangeNotSatisfiable: 'The requested range is not satisfiable',
   sameObject: 'The source and the destination are the same object',
-  listV2SortedByName: 'listV2 sorts by name, ascending, only: use list() for other orders',
+  listV2BadSortColumn: (column: string) => `Cannot sort a listV2 by "${column}": sort by name, created_at or updated_at`,
   invalidCursor: 'Invalid cursor: pass the nextCursor of the previous page',
   changedMeanwhile: 'The object changed while it was being moved: try again',
   moveKindMismatch: (from: string, to: string) => `Cannot move "${from}" to "${to}": move a folder (ending with /) to a folder, a file to a file`,
@@ -77,9 +77,17 @@ export const ApiListBody = Type.Object({
 });
 export type ApiListBody = Static<typeof ApiListBody>;
 
+/** The columns `listV2` sorts by, as Supabase Storage's (`last_accessed_at` is `list`'s only). */
+export const LIST_V2_SORT_COLUMNS = ['name', 'created_at', 'updated_at'] as const;
+export type ListV2SortColumn = (typeof LIST_V2_SORT_COLUMNS)[number];
+
 /**
  * A flat listing (all objects whose path starts with `prefix`, a plain string prefix) or, with
- * `with_delimiter`, the folders and files right under it. `cursor` is the `nextCursor` of the page before.
+ * `with_delimiter`, the folders and files right under it. `sortBy` takes a column of
+ * LIST_V2_SORT_COLUMNS (checked by the service) and `asc` or `desc`; sorted by a date, ties (to the
+ * millisecond) go by full path in the same order, and a folder sorts at the creation date of its
+ * oldest object. `cursor` is the `nextCursor` of the page before: it carries the sort, which wins
+ * over `sortBy` (a client may send the cursor alone).
  */
 export const ApiListV2Body = Type.Object({
   prefix: Type.Optional(Type.String({ maxLength: 1024 })),

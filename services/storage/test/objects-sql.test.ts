@@ -1,5 +1,5 @@
 import { escapeLike } from '@dash/service-kit';
-import { listDelimitedQuery, listFlatQuery, listFolderQuery, moveFolderQuery, startsWithPattern, type FolderListOptions } from '../src/sql/objects';
+import { listDelimitedQuery, listFlatQuery, listFolderQuery, moveFolderQuery, startsWithPattern, type FolderListOptions, type ListV2Page } from '../src/sql/objects';
 import { setupProject, type Project } from './helpers';
 import { createBucket } from './object-fixtures';
 
@@ -13,6 +13,8 @@ const options = (over: Partial<FolderListOptions> = {}): FolderListOptions => ({
   ...over,
 });
 
+const byName = (after: string | null, limit: number): ListV2Page => ({ sort: { column: 'name', order: 'asc' }, after: after === null ? null : { key: after }, limit });
+
 describe('pure builders', () => {
   it('escapes LIKE wildcards so a prefix matches literally', () => {
     expect(startsWithPattern('a_b/')).toBe('a\\_b/%');
@@ -23,7 +25,7 @@ describe('pure builders', () => {
     const query = listFolderQuery(hostile, hostile, options({ search: hostile }));
     expect(query.text).not.toContain('drop table');
     expect(query.values).toEqual([hostile, `${escapeLike(hostile)}%`, hostile, `${escapeLike(hostile)}%`, 100, 0]);
-    for (const q of [listFlatQuery(hostile, hostile, hostile, 10), listDelimitedQuery(hostile, hostile, hostile, 10), moveFolderQuery(hostile, hostile, hostile)]) {
+    for (const q of [listFlatQuery(hostile, hostile, byName(hostile, 10)), listDelimitedQuery(hostile, hostile, byName(hostile, 10)), moveFolderQuery(hostile, hostile, hostile)]) {
       expect(q.text).not.toContain('drop table');
       expect(q.values).toContain(hostile);
     }
@@ -35,6 +37,13 @@ describe('pure builders', () => {
     expect(query.text).not.toContain('drop table');
     expect(query.text).toContain('name collate "C" asc');
     expect(listFolderQuery('b', '', options({ sortBy: { column: 'updated_at', order: 'desc' } })).text).toContain('updated_at desc, name collate "C" asc');
+    const v2: ListV2Page = { sort: { column: 'created_at; drop table x' as 'created_at', order: 'desc' }, after: { key: 'k', date: '2026-01-01T00:00:00.000Z' }, limit: 5 };
+    for (const q of [listFlatQuery('b', '', v2), listDelimitedQuery('b', '', v2)]) {
+      expect(q.text).not.toContain('drop table');
+      expect(q.text).toContain(`date_trunc('milliseconds', "created_at")`);
+      expect(q.text).toContain('order by sort_date desc, key collate "C" desc');
+      expect(q.values).toEqual(expect.arrayContaining(['k', '2026-01-01T00:00:00.000Z']));
+    }
   });
 });
 
@@ -103,9 +112,9 @@ describe('against the database', () => {
   });
 
   it('pages flat and delimited listings after a cursor', async () => {
-    const flat = await run(listFlatQuery('big', 'photos/img_0999', 'photos/img_09997.jpg', 2));
+    const flat = await run(listFlatQuery('big', 'photos/img_0999', byName('photos/img_09997.jpg', 2)));
     expect(flat.map((row) => row.key)).toEqual(['photos/img_09998.jpg', 'photos/img_09999.jpg']);
-    const delimited = await run(listDelimitedQuery('big', 'photos', null, 10));
+    const delimited = await run(listDelimitedQuery('big', 'photos', byName(null, 10)));
     expect(delimited.map((row) => [row.key, row.is_folder])).toEqual([
       ['photos/', true],
       ['photosX.jpg', false],

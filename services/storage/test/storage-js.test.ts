@@ -207,6 +207,105 @@ describe('list', () => {
   });
 });
 
+describe('listV2 sorting', () => {
+  // [created_at, updated_at] of each object under v2sort/. a, c, d and dir2/z were created in the same
+  // millisecond (d 400 µs later): ties, broken by full path. dir1 sorts at its oldest object (y).
+  const dates: Record<string, [string, string]> = {
+    'a.txt': ['2026-01-03 00:00:00', '2026-02-01 10:00:00'],
+    'b.txt': ['2026-01-02 00:00:00', '2026-02-01 20:00:00'],
+    'c.txt': ['2026-01-03 00:00:00', '2026-02-02 06:00:00'],
+    'd.txt': ['2026-01-03 00:00:00.0004', '2026-02-02 16:00:00'],
+    'e.txt': ['2026-01-01 00:00:00', '2026-02-03 02:00:00'],
+    'dir1/x.txt': ['2026-01-04 00:00:00', '2026-02-03 12:00:00'],
+    'dir1/y.txt': ['2026-01-02 12:00:00', '2026-02-01 05:00:00'],
+    'dir2/z.txt': ['2026-01-03 00:00:00', '2026-02-02 01:00:00'],
+  };
+  const files = () => storage.from('files');
+  const keys = (page: { folders: Array<{ name: string }>; objects: Array<{ name: string }> }) => [...page.folders, ...page.objects].map((e) => e.name.slice('v2sort/'.length));
+
+  beforeAll(async () => {
+    for (const [name, [created, updated]] of Object.entries(dates)) {
+      expect((await files().upload(`v2sort/${name}`, Buffer.from(name))).error).toBeNull();
+      await p.sql(`update storage.objects set created_at = $1::timestamptz, updated_at = $2::timestamptz where bucket_id = 'files' and name = $3`, [`${created}+00`, `${updated}+00`, `v2sort/${name}`]);
+    }
+  });
+
+  /**
+   * Every entry, one page of `limit` at a time (a page lists its folders apart from its files, so
+   * listings with folders are walked one entry per page to see their order), following nextCursor
+   * (with or without sortBy on later pages).
+   */
+  async function walk(options: { with_delimiter?: boolean; sortBy?: { column: 'name' | 'created_at' | 'updated_at'; order: 'asc' | 'desc' } }, limit: number, cursorOnly = false) {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 20; pages++) {
+      const asked = cursor && cursorOnly ? { with_delimiter: options.with_delimiter } : options;
+      const { data, error } = await files().listV2({ prefix: 'v2sort/', limit, ...asked, cursor });
+      expect(error).toBeNull();
+      expect(data!.folders.length + data!.objects.length).toBeLessThanOrEqual(limit);
+      seen.push(...keys(data!));
+      if (!data!.hasNext) return seen;
+      cursor = data!.nextCursor;
+      expect(typeof cursor).toBe('string');
+    }
+    throw new Error('the listing did not end');
+  }
+
+  const flatByCreated = ['e.txt', 'b.txt', 'dir1/y.txt', 'a.txt', 'c.txt', 'd.txt', 'dir2/z.txt', 'dir1/x.txt'];
+  const flatByUpdated = ['dir1/y.txt', 'a.txt', 'b.txt', 'dir2/z.txt', 'c.txt', 'd.txt', 'e.txt', 'dir1/x.txt'];
+
+  it.each([
+    ['created_at', flatByCreated],
+    ['updated_at', flatByUpdated],
+  ] as const)('sorts a flat listing by %s both ways, ties by full path, and pages across the ties with the cursor', async (column, expected) => {
+    const asc = await files().listV2({ prefix: 'v2sort/', sortBy: { column, order: 'asc' } });
+    expect(asc.error).toBeNull();
+    expect(keys(asc.data!)).toEqual(expected);
+    const desc = await files().listV2({ prefix: 'v2sort/', sortBy: { column, order: 'desc' } });
+    expect(keys(desc.data!)).toEqual([...expected].reverse());
+    for (const limit of [1, 2, 3]) {
+      expect(await walk({ sortBy: { column, order: 'asc' } }, limit)).toEqual(expected);
+      expect(await walk({ sortBy: { column, order: 'desc' } }, limit)).toEqual([...expected].reverse());
+    }
+    // The cursor carries the sort: later pages asked without sortBy continue in the same order.
+    expect(await walk({ sortBy: { column, order: 'desc' } }, 2, true)).toEqual([...expected].reverse());
+  });
+
+  it('sorts folders and files together by date, a folder at its oldest object, one page at a time', async () => {
+    // Created: e 1st, b 2nd, dir1/ 2nd noon (y), then a, c, d and dir2/ on the 3rd (a tie, by path).
+    const byCreated = ['e.txt', 'b.txt', 'dir1/', 'a.txt', 'c.txt', 'd.txt', 'dir2/'];
+    expect(await walk({ with_delimiter: true, sortBy: { column: 'created_at', order: 'asc' } }, 1)).toEqual(byCreated);
+    expect(await walk({ with_delimiter: true, sortBy: { column: 'created_at', order: 'desc' } }, 1)).toEqual([...byCreated].reverse());
+    expect(await walk({ with_delimiter: true, sortBy: { column: 'created_at', order: 'desc' } }, 1, true)).toEqual([...byCreated].reverse());
+    // Sorted by updated_at too, a folder sorts at its oldest object's creation (as Supabase Storage's).
+    const byUpdated = ['dir1/', 'dir2/', 'a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'];
+    expect(await walk({ with_delimiter: true, sortBy: { column: 'updated_at', order: 'asc' } }, 1)).toEqual(byUpdated);
+    const page = await files().listV2({ prefix: 'v2sort/', with_delimiter: true, sortBy: { column: 'updated_at', order: 'desc' } });
+    expect(page.data!.folders.map((f) => f.key)).toEqual(['v2sort/dir2/', 'v2sort/dir1/']);
+    expect(page.data!.objects.map((o) => o.key)).toEqual(['v2sort/e.txt', 'v2sort/d.txt', 'v2sort/c.txt', 'v2sort/b.txt', 'v2sort/a.txt']);
+    expect(page.data!.objects[0]).toMatchObject({ created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-02-03T02:00:00.000Z' });
+  });
+
+  it('sorts by name both ways, flat and with folders', async () => {
+    const byName = ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'dir1/x.txt', 'dir1/y.txt', 'dir2/z.txt', 'e.txt'];
+    expect(await walk({}, 3)).toEqual(byName);
+    expect(await walk({ sortBy: { column: 'name', order: 'desc' } }, 3)).toEqual([...byName].reverse());
+    expect(await walk({ with_delimiter: true, sortBy: { column: 'name', order: 'desc' } }, 1, true)).toEqual(['e.txt', 'dir2/', 'dir1/', 'd.txt', 'c.txt', 'b.txt', 'a.txt']);
+  });
+
+  it('refuses last_accessed_at, an unknown column and a forged cursor with 400', async () => {
+    for (const column of ['last_accessed_at', 'size']) {
+      const { error } = await files().listV2({ prefix: 'v2sort/', sortBy: { column: column as 'name' } });
+      expect(refusal(error)).toMatchObject({ status: 400, statusCode: '400', message: StorageApiMessages.listV2BadSortColumn(column) });
+    }
+    const forged = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString('base64url');
+    for (const cursor of ['not a cursor', forged(['v2sort/a.txt', 'created_at', 'asc']), forged(['v2sort/a.txt', 'created_at', 'asc', '2026-13-40T00:00:00.000Z']), forged(['v2sort/a.txt', 'created_at', 'asc', '0000-01-01T00:00:00.000Z']), forged(['k', 'id', 'asc'])]) {
+      const { error } = await files().listV2({ prefix: 'v2sort/', cursor });
+      expect(refusal(error)).toMatchObject({ status: 400, message: StorageApiMessages.invalidCursor });
+    }
+  });
+});
+
 describe('image transformations', () => {
   /** A 400×200 PNG, two colours side by side. */
   const picture = () =>

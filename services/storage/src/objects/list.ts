@@ -1,7 +1,7 @@
-import { SORT_COLUMNS, StorageApiMessages, type ApiListV2Body, type ApiListV2Reply, type ListSortBy, type StorageItem } from '@dash/contracts';
+import { LIST_V2_SORT_COLUMNS, SORT_COLUMNS, StorageApiMessages, type ApiListV2Body, type ApiListV2Reply, type ListSortBy, type StorageItem } from '@dash/contracts';
 import { badRequest, type DatabaseCaller } from '@dash/service-kit';
 import { folderPathError } from '../object-keys';
-import { listDelimitedQuery, listFlatQuery, listFolderQuery } from '../sql/objects';
+import { listDelimitedQuery, listFlatQuery, listFolderQuery, type ListV2Sort } from '../sql/objects';
 import { asCaller, findBucket, isoDate, reportedMetadata } from './common';
 import type { StorageContext } from '../app';
 
@@ -83,13 +83,45 @@ export async function listFolder(
   }));
 }
 
-/** The cursor of a v2 listing: the last full path of the page, opaque to the client. */
-const encodeCursor = (key: string) => Buffer.from(key, 'utf8').toString('base64url');
-function decodeCursor(cursor: string | undefined): string | null {
+/**
+ * The cursor of a v2 listing, opaque to the client: the page's sort and its last entry (full path and,
+ * sorted by a date, that date), so the next page continues in the same order even when the client
+ * sends the cursor alone.
+ */
+interface V2Cursor extends ListV2Sort {
+  key: string;
+  date?: string;
+}
+
+const encodeCursor = ({ key, column, order, date }: V2Cursor) =>
+  Buffer.from(JSON.stringify(date === undefined ? [key, column, order] : [key, column, order, date]), 'utf8').toString('base64url');
+
+const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** A date as the cursor holds it, and one Postgres takes (year 1 or later). */
+const isCursorDate = (date: unknown): date is string =>
+  typeof date === 'string' && ISO_MILLIS.test(date) && !Number.isNaN(Date.parse(date)) && new Date(date).toISOString() === date && !date.startsWith('0000');
+
+function decodeCursor(cursor: string | undefined): V2Cursor | null {
   if (cursor === undefined || cursor === '') return null;
-  const key = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (encodeCursor(key) !== cursor) throw badRequest(StorageApiMessages.invalidCursor);
-  return key;
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest(StorageApiMessages.invalidCursor);
+  }
+  if (!Array.isArray(parts)) throw badRequest(StorageApiMessages.invalidCursor);
+  const [key, column, order, date] = parts as unknown[];
+  const sorted = (LIST_V2_SORT_COLUMNS as readonly unknown[]).includes(column) && (order === 'asc' || order === 'desc');
+  const dated = column === 'name' ? parts.length === 3 : parts.length === 4 && isCursorDate(date);
+  if (typeof key !== 'string' || !sorted || !dated) throw badRequest(StorageApiMessages.invalidCursor);
+  return { key, column: column as ListV2Sort['column'], order: order as ListV2Sort['order'], ...(column === 'name' ? {} : { date: date as string }) };
+}
+
+/** listV2's sort as storage-js sends it: a column of LIST_V2_SORT_COLUMNS (400 otherwise), `desc` or else ascending. */
+function v2SortOf(sortBy: ApiListV2Body['sortBy']): ListV2Sort {
+  const column = sortBy?.column ?? 'name';
+  if (!(LIST_V2_SORT_COLUMNS as readonly string[]).includes(column)) throw badRequest(StorageApiMessages.listV2BadSortColumn(column));
+  return { column: column as ListV2Sort['column'], order: sortBy?.order?.toLowerCase() === 'desc' ? 'desc' : 'asc' };
 }
 
 interface V2Row {
@@ -101,27 +133,29 @@ interface V2Row {
   updated_at: Date | null;
   last_accessed_at: Date | null;
   metadata: unknown;
+  /** The date the entry sorts by (milliseconds); null when sorted by name. */
+  sort_date: Date | null;
 }
 
 /**
- * storage-js's `listV2`: objects whose path starts with `prefix` (a plain prefix), by full path, a page
- * at a time with a cursor; with `with_delimiter`, the folders and files right under it instead. Sorted
- * by name only (ascending), which keeps the cursor exact while objects come and go.
+ * storage-js's `listV2`: objects whose path starts with `prefix` (a plain prefix), a page at a time with
+ * a cursor; with `with_delimiter`, the folders and files right under it instead. Sorted by full path,
+ * or by a date and then full path, either way (see `ApiListV2Body`): a keyset on a unique key, so the
+ * cursor stays exact while objects come and go. A cursor's sort wins over `sortBy`, which is still checked.
  */
 export async function listObjectsV2(ctx: StorageContext, ref: string, caller: DatabaseCaller, bucketId: string, body: ApiListV2Body): Promise<ApiListV2Reply> {
-  const sort = body.sortBy;
-  if (sort && ((sort.column ?? 'name') !== 'name' || (sort.order ?? 'asc').toLowerCase() !== 'asc')) {
-    throw badRequest(StorageApiMessages.listV2SortedByName);
-  }
+  const asked = v2SortOf(body.sortBy);
+  const after = decodeCursor(body.cursor);
+  const sort: ListV2Sort = after ? { column: after.column, order: after.order } : asked;
   const prefix = body.prefix ?? '';
   const limit = body.limit ?? DEFAULT_LIST_V2_LIMIT;
-  const after = decodeCursor(body.cursor);
   await findBucket(ctx, ref, bucketId);
-  const query = body.with_delimiter ? listDelimitedQuery(bucketId, prefix, after, limit) : listFlatQuery(bucketId, prefix, after, limit);
+  const page = { sort, after, limit };
+  const query = body.with_delimiter ? listDelimitedQuery(bucketId, prefix, page) : listFlatQuery(bucketId, prefix, page);
   const rows = await asCaller(ctx, ref, caller, async (client) => (await client.query<V2Row>(query.text, query.values)).rows);
-  const page = rows.slice(0, limit);
+  const entries = rows.slice(0, limit);
   const reply: ApiListV2Reply = { hasNext: rows.length > limit, folders: [], objects: [] };
-  for (const row of page) {
+  for (const row of entries) {
     if (row.is_folder) {
       reply.folders.push({ name: row.key, key: row.key });
       continue;
@@ -137,6 +171,9 @@ export async function listObjectsV2(ctx: StorageContext, ref: string, caller: Da
       metadata: reportedMetadata(row.metadata, row.updated_at),
     });
   }
-  if (reply.hasNext) reply.nextCursor = encodeCursor(page[page.length - 1]!.key);
+  if (reply.hasNext) {
+    const last = entries[entries.length - 1]!;
+    reply.nextCursor = encodeCursor({ key: last.key, ...sort, ...(last.sort_date === null ? {} : { date: isoDate(last.sort_date) }) });
+  }
   return reply;
 }

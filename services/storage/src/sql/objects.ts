@@ -1,5 +1,5 @@
-import { EMPTY_FOLDER_PLACEHOLDER, SORT_COLUMNS, type ListSortBy } from '@dash/contracts';
-import { escapeLike, type SqlQuery } from '@dash/service-kit';
+import { EMPTY_FOLDER_PLACEHOLDER, LIST_V2_SORT_COLUMNS, SORT_COLUMNS, type ListSortBy, type ListV2SortColumn } from '@dash/contracts';
+import { escapeLike, quoteIdent, type SqlQuery } from '@dash/service-kit';
 
 /*
  * Statements on `storage.objects`. Every value is a parameter; the only text spliced in comes from
@@ -197,20 +197,61 @@ limit ${limit} offset ${offset}`,
 }
 
 /** The columns of both kinds of v2 listing: a folder has only its key (its full path, ending with `/`). */
-const V2_COLUMNS = 'key, is_folder, id, version, created_at, updated_at, last_accessed_at, metadata';
+const V2_COLUMNS = 'key, is_folder, id, version, created_at, updated_at, last_accessed_at, metadata, sort_date';
+
+export interface ListV2Sort {
+  column: ListV2SortColumn;
+  order: 'asc' | 'desc';
+}
+
+/** One page of a v2 listing: its sort, where it starts and its length. */
+export interface ListV2Page {
+  sort: ListV2Sort;
+  /** The last entry of the page before: its key and, sorted by a date, that date (ISO, milliseconds). */
+  after: { key: string; date?: string } | null;
+  /** Entries asked for: one more row is read to tell whether another page follows. */
+  limit: number;
+}
 
 /**
- * One page of a flat listing: every object whose name starts with `prefix` (a plain string prefix), by
- * name, after the name `after` (a cursor); one row more than `limit` tells whether another page follows.
+ * A file's sort date: the column cut to milliseconds, the precision of the dates in the reply and in
+ * the cursor, so the order agrees with the dates the client sees and the cursor compares exactly.
  */
-export function listFlatQuery(bucketId: string, prefix: string, after: string | null, limit: number): SqlQuery {
-  const values: unknown[] = [bucketId, startsWithPattern(prefix), limit + 1];
-  const cursor = after === null ? '' : `and name collate "C" > $${values.push(after)}`;
+const fileSortDate = (sort: ListV2Sort) =>
+  sort.column === 'name' ? 'null::timestamptz' : `date_trunc('milliseconds', ${quoteIdent(LIST_V2_SORT_COLUMNS.includes(sort.column) ? sort.column : 'created_at')})`;
+
+/**
+ * The keyset order of a v2 page over `items` (key, sort_date) and the condition that starts it after
+ * the cursor: by key (C collation), or by sort date then key, both in the order asked for, so ties on
+ * the date are broken by the unique key and no entry is skipped or repeated between pages.
+ */
+function v2Keyset(page: ListV2Page, values: unknown[]): { where: string; orderBy: string } {
+  const [direction, op] = page.sort.order === 'desc' ? ['desc', '<'] : ['asc', '>'];
+  const byDate = page.sort.column !== 'name';
+  const orderBy = byDate ? `sort_date ${direction}, key collate "C" ${direction}` : `key collate "C" ${direction}`;
+  if (!page.after) return { where: '', orderBy };
+  const key = `$${values.push(page.after.key)}`;
+  if (!byDate) return { where: `where key collate "C" ${op} ${key}`, orderBy };
+  const date = `$${values.push(page.after.date ?? null)}::timestamptz`;
+  return { where: `where sort_date ${op} ${date} or (sort_date = ${date} and key collate "C" ${op} ${key})`, orderBy };
+}
+
+/**
+ * One page of a flat listing: every object whose name starts with `prefix` (a plain string prefix), in
+ * the page's order after its cursor; one row more than `limit` tells whether another page follows.
+ */
+export function listFlatQuery(bucketId: string, prefix: string, page: ListV2Page): SqlQuery {
+  const values: unknown[] = [bucketId, startsWithPattern(prefix), page.limit + 1];
+  const { where, orderBy } = v2Keyset(page, values);
   return {
-    text: `select name as key, false as is_folder, id::text as id, version, created_at, updated_at, last_accessed_at, metadata
-from storage.objects
-where bucket_id = $1 and name like $2 ${cursor}
-order by name collate "C"
+    text: `with items as (
+  select name as key, false as is_folder, id::text as id, version, created_at, updated_at, last_accessed_at, metadata,
+         ${fileSortDate(page.sort)} as sort_date
+  from storage.objects
+  where bucket_id = $1 and name like $2
+)
+select ${V2_COLUMNS} from items ${where}
+order by ${orderBy}
 limit $3`,
     values,
   };
@@ -218,12 +259,14 @@ limit $3`,
 
 /**
  * One page of a delimited listing under `prefix`: the folders (full path ending with `/`) and files
- * right under it, together by full path after `after`; one row more than `limit` tells whether
- * another page follows.
+ * right under it, together in the page's order after its cursor; one row more than `limit` tells
+ * whether another page follows. Sorted by a date, a folder sorts at the creation date of its oldest
+ * object, whichever date column is asked for (as Supabase Storage does).
  */
-export function listDelimitedQuery(bucketId: string, prefix: string, after: string | null, limit: number): SqlQuery {
-  const values: unknown[] = [bucketId, startsWithPattern(prefix), prefix, limit + 1];
-  const cursor = after === null ? '' : `where key collate "C" > $${values.push(after)}`;
+export function listDelimitedQuery(bucketId: string, prefix: string, page: ListV2Page): SqlQuery {
+  const values: unknown[] = [bucketId, startsWithPattern(prefix), prefix, page.limit + 1];
+  const { where, orderBy } = v2Keyset(page, values);
+  const folderDate = page.sort.column === 'name' ? 'null::timestamptz' : `date_trunc('milliseconds', min(created_at))`;
   return {
     text: `with entries as (
   select case when strpos(substr(name, char_length($3) + 1), '/') > 0
@@ -231,15 +274,15 @@ export function listDelimitedQuery(bucketId: string, prefix: string, after: stri
          name, id, version, created_at, updated_at, last_accessed_at, metadata
   from storage.objects where bucket_id = $1 and name like $2
 ), items as (
-  select distinct folder as key, true as is_folder, null::text as id, null::text as version, null::timestamptz as created_at,
-         null::timestamptz as updated_at, null::timestamptz as last_accessed_at, null::jsonb as metadata
-  from entries where folder is not null
+  select folder as key, true as is_folder, null::text as id, null::text as version, null::timestamptz as created_at,
+         null::timestamptz as updated_at, null::timestamptz as last_accessed_at, null::jsonb as metadata, ${folderDate} as sort_date
+  from entries where folder is not null group by folder
   union all
-  select name, false, id::text, version, created_at, updated_at, last_accessed_at, metadata
+  select name, false, id::text, version, created_at, updated_at, last_accessed_at, metadata, ${fileSortDate(page.sort)}
   from entries where folder is null
 )
-select ${V2_COLUMNS} from items ${cursor}
-order by key collate "C"
+select ${V2_COLUMNS} from items ${where}
+order by ${orderBy}
 limit $4`,
     values,
   };
