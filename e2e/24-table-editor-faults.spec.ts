@@ -9,7 +9,7 @@ drop table if exists te24_long, te24_json, te24_clip, te24_sorted, te24_other ca
 create table te24_long (id int primary key, body text, note text);
 insert into te24_long values (1, repeat('abcdefghij', ${LONG_LENGTH / 10}), 'short note');
 create table te24_json (id int primary key, doc jsonb);
-insert into te24_json values (1, '"str"'), (2, '42'), (3, '{"a": [1, null]}');
+insert into te24_json values (1, '"str"'), (2, '42'), (3, '{"a": [1, null]}'), (4, null);
 create table te24_clip (id int primary key, label text);
 insert into te24_clip values (1, 'first'), (2, 'second');
 create table te24_sorted (id int primary key, name text, tags text[]);
@@ -77,6 +77,20 @@ test('a JSON column round-trips a string, a number, null and an object through t
   await expect(panel).toHaveCount(0);
   await expect.poll(() => docOf(2)).toEqual([{ doc: 'null', type: 'null' }]);
   expect(await docOf(3)).toEqual([{ doc: '{"a": [1, null]}', type: 'object' }]);
+
+  // The grid shows JSON null as `null` and SQL NULL (row 4) as NULL; the panel edits JSON null as
+  // `null`, and an emptied field makes it SQL NULL.
+  await expect(cellOf(page, 'null')).toBeVisible();
+  await expect(cellOf(page, 'NULL')).toBeVisible();
+  await screenshot(page, '242-grid-json-null-and-sql-null');
+  panel = await editRow(page, 'null', 'te24_json');
+  await expect(panel.getByLabel(/^doc/)).toHaveValue('null');
+  await panel.getByLabel(/^doc/).fill('');
+  await panel.getByRole('button', { name: 'Save' }).click();
+  await expect(panel).toHaveCount(0);
+  await expect.poll(() => docOf(2)).toEqual([{ doc: null, type: null }]);
+  await expect(cellOf(page, 'NULL')).toHaveCount(2);
+  await expect(cellOf(page, 'null')).toHaveCount(0);
 });
 
 test('Ctrl/Cmd+C copies the selected cell; pasting an empty clipboard writes nothing, pasting text saves it', async ({ page }) => {

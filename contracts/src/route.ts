@@ -64,12 +64,30 @@ export const ErrorReply = Type.Object(
     detail: Type.Optional(Type.String()),
     hint: Type.Optional(Type.String()),
     position: Type.Optional(Type.Integer({ minimum: 1 })),
+    /**
+     * A 409's current state of what the request was based on (code ROW_CHANGED: the row as it is now,
+     * long cells cut as a page of rows cuts them and named in `truncated`, JSON nulls named in
+     * `jsonNulls` as a page has them). Declared here because every route's error replies are
+     * serialised with this schema, which drops undeclared fields.
+     */
+    current: Type.Optional(
+      Type.Object({
+        row: Type.Record(Type.String(), Type.Unknown()),
+        truncated: Type.Array(Type.String()),
+        jsonNulls: Type.Optional(Type.Array(Type.String())),
+      }),
+    ),
   },
   { $id: 'ErrorReply' },
 );
 
 /** SQLSTATE of a column that does not exist: Postgres's, and the rows routes' for a sort or filter on one. */
 export const UNDEFINED_COLUMN = '42703';
+/**
+ * A row update whose `expected` values no longer match the row: someone changed it since it was read.
+ * The 409 carries the current row in `current` and nothing was written.
+ */
+export const ROW_CHANGED = 'row_changed';
 
 /** The `code` of a failed call's error reply (`{ data: ErrorReply }` as RTK Query holds it), if it has one. */
 export function errorReplyCode(error: unknown): string | undefined {
@@ -78,6 +96,17 @@ export function errorReplyCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 export type ErrorReply = Static<typeof ErrorReply>;
+
+/** The current state a failed call's 409 carries (`{ data: ErrorReply }` as RTK Query holds it), if any. */
+export function errorReplyCurrent(error: unknown): ErrorReply['current'] {
+  const data = (error as { data?: unknown } | null | undefined)?.data;
+  const current = data && typeof data === 'object' ? (data as { current?: unknown }).current : undefined;
+  if (!current || typeof current !== 'object') return undefined;
+  const { row, truncated, jsonNulls } = current as { row?: unknown; truncated?: unknown; jsonNulls?: unknown };
+  if (!row || typeof row !== 'object' || Array.isArray(row)) return undefined;
+  const names = (list: unknown) => (Array.isArray(list) ? list.filter((t): t is string => typeof t === 'string') : []);
+  return { row: row as Record<string, unknown>, truncated: names(truncated), ...(Array.isArray(jsonNulls) ? { jsonNulls: names(jsonNulls) } : {}) };
+}
 
 export const RefParams = Type.Object({ ref: Type.String({ pattern: '^[a-z0-9-]{1,64}$' }) });
 /** Catalog ids are oids. */

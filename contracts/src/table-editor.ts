@@ -299,7 +299,15 @@ export type Impersonation = Static<typeof Impersonation>;
 
 /**
  * A cell value as JSON. Strings are sent as the user typed them and cast by Postgres to the column's
- * type; JSON columns take any JSON value; null is NULL.
+ * type; null is SQL NULL.
+ *
+ * json/jsonb columns. Written: a string is the JSON text to store (so `"null"` stores the JSON value
+ * null and `'"str"'` the JSON string), any other value is stored as that JSON value, and null is SQL
+ * NULL. Read: the parsed JSON value, where the JSON value null and SQL NULL are both null; replies tell
+ * them apart with a separate list of the cells holding JSON null (RowsPage.jsonNulls,
+ * RowWritten.jsonNulls, FullValue.jsonNull), left out when there is none. The list is an addition, so
+ * a client that ignores it sees exactly what it saw before (both as NULL), and a client reading it
+ * from a service that does not send it sees no JSON null, also as before.
  */
 export const CellValue = Type.Unknown();
 export const RowValues = Type.Record(Type.String({ minLength: 1, maxLength: 63 }), CellValue);
@@ -324,6 +332,8 @@ export const RowsPage = Type.Object({
   rows: Type.Array(RowValues),
   /** Cells cut server-side (long text, JSON and arrays, about 10 KB); their value ends with '...'. */
   truncated: Type.Array(Type.Object({ row: Type.Integer(), column: Type.String() })),
+  /** json/jsonb cells holding the JSON value null (their value is null; see CellValue). Absent when none. */
+  jsonNulls: Type.Optional(Type.Array(Type.Object({ row: Type.Integer(), column: Type.String() }))),
 });
 export type RowsPage = Static<typeof RowsPage>;
 
@@ -341,7 +351,32 @@ export const RowCount = Type.Object({
 export type RowCount = Static<typeof RowCount>;
 
 export const RowInsert = Type.Object({ values: RowValues, role: Type.Optional(Impersonation) });
-export const RowUpdate = Type.Object({ match: RowMatch, values: RowValues, role: Type.Optional(Impersonation) });
+export const RowUpdate = Type.Object({
+  match: RowMatch,
+  values: RowValues,
+  /**
+   * The values the edit was based on, by column, as the rows routes returned them (a cell edit: the
+   * edited cell's previous value; a row save: every column the panel showed). If any differs from the
+   * row now, the reply is a 409 (code ROW_CHANGED) carrying the current row, and nothing is written.
+   * A cell the page holds cut is no basis: leave it out (its cut text never matches). Optional, so
+   * older clients keep working; without it the update overwrites whatever is there.
+   */
+  expected: Type.Optional(RowValues),
+  role: Type.Optional(Impersonation),
+});
+export type RowUpdate = Static<typeof RowUpdate>;
+
+/** The texts of a row update refused because someone else changed the row (code ROW_CHANGED). */
+export const RowConflictMessages = {
+  /** The 409's message. */
+  reply: 'The row was changed by someone else since it was read; nothing was written',
+  title: 'Row changed by someone else',
+  cellNotSaved: (column: string, typed: string) =>
+    `Your edit of ${column} (${typed}) was not saved: someone else changed this row since it was loaded. The grid now shows its current values.`,
+  panelNotSaved:
+    'Someone else changed this row since you opened it, so your changes were not saved. Your edits are kept below; fields they changed show the current value. Save again to write your values over theirs.',
+  fieldChanged: (now: string) => `Changed by someone else; now: ${now}`,
+} as const;
 /** Either the listed rows (by primary key) or every row matching the filters (the 'all rows' selection). */
 export const RowDelete = Type.Object({
   matches: Type.Optional(Type.Array(RowMatch, { minItems: 1, maxItems: 10_000 })),
@@ -350,10 +385,12 @@ export const RowDelete = Type.Object({
 });
 export const RowValueQuery = Type.Object({ match: RowMatch, column: Identifier, role: Type.Optional(Impersonation) });
 
-/** One written row, as the database returned it. */
-export const RowWritten = Type.Object({ row: RowValues });
+/** One written row, as the database returned it; `jsonNulls` names its columns holding JSON null (see CellValue). */
+export const RowWritten = Type.Object({ row: RowValues, jsonNulls: Type.Optional(Type.Array(Type.String())) });
+export type RowWritten = Static<typeof RowWritten>;
 export const RowsDeleted = Type.Object({ deleted: Type.Integer() });
-export const FullValue = Type.Object({ value: CellValue });
+/** `jsonNull`: the value is the JSON value null, not SQL NULL (see CellValue). */
+export const FullValue = Type.Object({ value: CellValue, jsonNull: Type.Optional(Type.Literal(true)) });
 
 /** CSV export: the listed rows, or every row matching the filters. The reply is `text/csv`, streamed. */
 export const RowsExport = Type.Object({

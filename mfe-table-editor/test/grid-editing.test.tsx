@@ -25,6 +25,9 @@ giveElementsASize();
 beforeEach(() => localStorage.clear());
 
 type Body = Record<string, unknown>;
+/** Update bodies without `expected`, the concurrent-editor guard's basis (checked in grid-conflicts.test.tsx). */
+const updates = async (fetchMock: { bodiesOf: (key: string) => Promise<unknown[]> }) =>
+  ((await fetchMock.bodiesOf(UPDATE)) as Body[]).map(({ expected: _basis, ...body }) => body);
 const grid = () => screen.getByRole('grid', { name: 'Table rows' });
 const headerNames = () => within(grid()).getAllByRole('columnheader').map((h) => h.querySelector('.te-col-header__name')?.textContent ?? '');
 function cell(column: string, row: number): HTMLElement {
@@ -53,7 +56,7 @@ describe('grid: cell editing', () => {
     await userEvent.type(input, 'Atlantis{Enter}');
 
     expect(await screen.findByText(Messages.changesSaved)).toBeTruthy();
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { name: 'Atlantis' } }]);
+    expect(await updates(fetchMock)).toEqual([{ match: { id: 1 }, values: { name: 'Atlantis' } }]);
     expect(cell('name', 0).textContent).toBe('Atlantis');
     await waitFor(() => expect(screen.queryByText(Messages.changesSaved)).toBeNull(), { timeout: CHANGES_SAVED_INDICATOR_MS + 1000 });
     expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
@@ -69,7 +72,7 @@ describe('grid: cell editing', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Undo edit of name' }));
     await waitFor(() => expect(cell('name', 1).textContent).toBe('Country 2'));
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([
+    expect(await updates(fetchMock)).toEqual([
       { match: { id: 2 }, values: { name: 'Oops' } },
       { match: { id: 2 }, values: { name: 'Country 2' } },
     ]);
@@ -84,7 +87,7 @@ describe('grid: cell editing', () => {
     await userEvent.type(input, '77{Enter}');
     await waitFor(() => expect(cell('capital_id', 0).textContent).toContain('77'));
     fireEvent.keyDown(cell('capital_id', 0), { key: 'z', ctrlKey: true });
-    await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 1 }, values: { capital_id: '10' } }));
+    await waitFor(async () => expect((await updates(fetchMock)).at(-1)).toEqual({ match: { id: 1 }, values: { capital_id: '10' } }));
   });
 
   it('sends NULL for an emptied cell and nothing when the value did not change', async () => {
@@ -95,7 +98,7 @@ describe('grid: cell editing', () => {
     await userEvent.clear(screen.getByRole('textbox', { name: 'Edit name' }));
     await userEvent.keyboard('{Enter}');
     await screen.findByText(Messages.changesSaved);
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 3 }, values: { name: null } }]);
+    expect(await updates(fetchMock)).toEqual([{ match: { id: 3 }, values: { name: null } }]);
     expect(within(cell('name', 2)).getByText('NULL')).toBeTruthy();
   });
 
@@ -107,12 +110,12 @@ describe('grid: cell editing', () => {
     await userEvent.type(area, '{{"iso": ');
     await userEvent.keyboard('{Enter}');
     expect(screen.getByRole('alert').textContent).toBe(Messages.invalidJson);
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([]);
+    expect(await updates(fetchMock)).toEqual([]);
 
     await userEvent.type(area, '"XX"}');
     await userEvent.keyboard('{Enter}');
     await screen.findByText(Messages.changesSaved);
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { data: '{"iso":"XX"}' } }]);
+    expect(await updates(fetchMock)).toEqual([{ match: { id: 1 }, values: { data: '{"iso":"XX"}' } }]);
   });
 
   it('edits booleans and enums with a choice, NULL included', async () => {
@@ -121,11 +124,11 @@ describe('grid: cell editing', () => {
     const active = screen.getByRole('combobox', { name: 'Edit active' });
     expect(within(active).getAllByRole('option').map((o) => o.textContent)).toEqual(['true', 'false', 'NULL']);
     await userEvent.selectOptions(active, 'NULL');
-    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { active: null } }]));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 1 }, values: { active: null } }]));
 
     await userEvent.dblClick(cell('continent', 1));
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Edit continent' }), 'Africa');
-    await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 2 }, values: { continent: 'Africa' } }));
+    await waitFor(async () => expect((await updates(fetchMock)).at(-1)).toEqual({ match: { id: 2 }, values: { continent: 'Africa' } }));
   });
 
   it('moves between cells with the arrow keys and edits the active cell with Enter', async () => {
@@ -141,7 +144,7 @@ describe('grid: cell editing', () => {
     expect((input as HTMLInputElement).value).toBe('Country 2');
     await userEvent.clear(input);
     await userEvent.type(input, 'By keyboard{Enter}');
-    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 2 }, values: { name: 'By keyboard' } }]));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 2 }, values: { name: 'By keyboard' } }]));
     expect(cell('name', 1).textContent).toBe('By keyboard');
   });
 
@@ -152,7 +155,7 @@ describe('grid: cell editing', () => {
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('textbox', { name: 'Edit name' })).toBeNull();
     expect(cell('name', 0).textContent).toBe('Country 1');
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([]);
+    expect(await updates(fetchMock)).toEqual([]);
   });
 
   it('puts the old value back and shows the error when the update fails', async () => {
@@ -320,7 +323,7 @@ describe('grid: impersonation', () => {
     await userEvent.dblClick(cell('name', 0));
     await userEvent.clear(screen.getByRole('textbox', { name: 'Edit name' }));
     await userEvent.type(screen.getByRole('textbox', { name: 'Edit name' }), 'As user{Enter}');
-    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { name: 'As user' }, role }]));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 1 }, values: { name: 'As user' }, role }]));
 
     await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
     expect(screen.queryByText(/Acting as/)).toBeNull();
@@ -396,7 +399,7 @@ describe('grid: row panel and context menu', () => {
     await userEvent.type(name, 'Renamed');
     await userEvent.clear(within(panel).getByLabelText(/^capital_id/));
     await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 2 }, values: { name: 'Renamed', capital_id: null } }]));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 2 }, values: { name: 'Renamed', capital_id: null } }]));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Update row from countries' })).toBeNull());
   });
 
@@ -456,7 +459,7 @@ describe('grid: the row panel keeps every value whole', () => {
     await userEvent.clear(within(panel).getByLabelText(/^capital_id/));
     await userEvent.type(within(panel).getByLabelText(/^capital_id/), '5');
     await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 2 }, values: { capital_id: '5' } }]));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 2 }, values: { capital_id: '5' } }]));
 
     // An edit of the long value sends the whole edited text.
     const again = await editRow(1);
@@ -464,7 +467,7 @@ describe('grid: the row panel keeps every value whole', () => {
     await waitFor(() => expect(field.value).toBe(LONG));
     await userEvent.type(field, '!');
     await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 2 }, values: { name: `${LONG}!` } }));
+    await waitFor(async () => expect((await updates(fetchMock)).at(-1)).toEqual({ match: { id: 2 }, values: { name: `${LONG}!` } }));
   });
 
   it('keeps a cut field read-only, and out of the save, when its full value cannot be loaded', async () => {
@@ -477,7 +480,7 @@ describe('grid: the row panel keeps every value whole', () => {
     expect((within(panel).getByLabelText(/^name/) as HTMLInputElement).disabled).toBe(true);
     await userEvent.type(within(panel).getByLabelText(/^capital_id/), '9');
     await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 2 }, values: { capital_id: '209' } }]));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 2 }, values: { capital_id: '209' } }]));
   });
 
   it('round-trips a JSON string, number and null: shown as JSON, untouched ones not sent, edits sent as JSON text', async () => {
@@ -493,7 +496,7 @@ describe('grid: the row panel keeps every value whole', () => {
     expect(data.value).toBe('"str"');
     await userEvent.type(within(panel).getByLabelText(/^capital_id/), '1');
     await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { capital_id: '101' } }]));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 1 }, values: { capital_id: '101' } }]));
     expect(screen.queryByText(Messages.invalidJson)).toBeNull();
 
     panel = await editRow(1);
@@ -502,24 +505,24 @@ describe('grid: the row panel keeps every value whole', () => {
     await userEvent.clear(number);
     await userEvent.type(number, '"other"');
     await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
-    await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 2 }, values: { data: '"other"' } }));
+    await waitFor(async () => expect((await updates(fetchMock)).at(-1)).toEqual({ match: { id: 2 }, values: { data: '"other"' } }));
 
     panel = await editRow(2);
     await userEvent.clear(within(panel).getByLabelText(/^data/));
     await userEvent.type(within(panel).getByLabelText(/^data/), 'null');
     await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
     // JSON null, not SQL NULL (which an emptied field sends).
-    await waitFor(async () => expect((await fetchMock.bodiesOf(UPDATE)).at(-1)).toEqual({ match: { id: 3 }, values: { data: 'null' } }));
+    await waitFor(async () => expect((await updates(fetchMock)).at(-1)).toEqual({ match: { id: 3 }, values: { data: 'null' } }));
   });
 
   it("asks 'Discard changes' when Escape or Cancel would drop an edit, and closes an untouched panel at once", async () => {
     const { fetchMock } = await openGrid();
-    let panel = await editRow(1);
+    await editRow(1);
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: 'Update row from countries' })).toBeNull();
     expect(screen.queryByRole('dialog', { name: Messages.discardChanges })).toBeNull();
 
-    panel = await editRow(1);
+    const panel = await editRow(1);
     await userEvent.type(within(panel).getByLabelText(/^name/), ' half done');
     await userEvent.keyboard('{Escape}');
     const ask = screen.getByRole('dialog', { name: Messages.discardChanges });
@@ -529,7 +532,81 @@ describe('grid: the row panel keeps every value whole', () => {
     await userEvent.click(within(panel).getByRole('button', { name: 'Cancel' }));
     await userEvent.click(within(screen.getByRole('dialog', { name: Messages.discardChanges })).getByRole('button', { name: Messages.discardChanges }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Update row from countries' })).toBeNull());
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([]);
+    expect(await updates(fetchMock)).toEqual([]);
+  });
+});
+
+describe('grid: JSON null and SQL NULL', () => {
+  /** Answers an update as the service does: a JSON column's text stored as JSON, JSON nulls listed. */
+  const jsonUpdateAnswer = async (request: Request) => {
+    const { match, values } = (await request.json()) as { match: { id: number }; values: Body };
+    const row: Body = { ...countryRow(match.id), ...values };
+    if (typeof values.data === 'string') row.data = JSON.parse(values.data) as unknown;
+    return { body: { row, ...(typeof values.data === 'string' && row.data === null ? { jsonNulls: ['data'] } : {}) } };
+  };
+  const openNulls = () => {
+    const page = rowsReply(1, 3);
+    page.rows[0].data = null;
+    page.rows[1].data = null;
+    return openGrid('owner', { [SELECT]: { body: { ...page, jsonNulls: [{ row: 0, column: 'data' }] } }, [UPDATE]: jsonUpdateAnswer });
+  };
+  const editData = async (row: number, text: string) => {
+    await userEvent.dblClick(cell('data', row));
+    const area = screen.getByRole('textbox', { name: 'Edit data' }) as HTMLTextAreaElement;
+    const before = area.value;
+    await userEvent.clear(area);
+    if (text) await userEvent.type(area, text);
+    await userEvent.keyboard('{Enter}');
+    return before;
+  };
+
+  it('shows a JSON null as null and SQL NULL as NULL, and edits turn one into the other only when asked', async () => {
+    const { fetchMock } = await openNulls();
+    expect(cell('data', 0).textContent).toBe('null');
+    expect(cell('data', 0).querySelector('.te-cell__null')).toBeNull();
+    expect(cell('data', 1).textContent).toBe('NULL');
+
+    // The editor starts from `null`; saving it unchanged writes nothing.
+    expect(await editData(0, 'null')).toBe('null');
+    expect(await editData(1, '')).toBe('');
+    expect(await updates(fetchMock)).toEqual([]);
+
+    // SQL NULL to JSON null, and JSON null to SQL NULL (an emptied editor).
+    await editData(1, 'null');
+    await waitFor(() => expect(cell('data', 1).textContent).toBe('null'));
+    await editData(0, '');
+    await waitFor(() => expect(cell('data', 0).textContent).toBe('NULL'));
+    expect(await updates(fetchMock)).toEqual([
+      { match: { id: 2 }, values: { data: 'null' } },
+      { match: { id: 1 }, values: { data: null } },
+    ]);
+  });
+
+  it('round-trips a JSON null through the row panel; an emptied field is SQL NULL', async () => {
+    const { fetchMock } = await openNulls();
+    const editRow = async (row: number) => {
+      fireEvent.contextMenu(cell('name', row));
+      await userEvent.click(within(screen.getByRole('menu', { name: 'Row actions' })).getByRole('menuitem', { name: 'Edit row' }));
+      return screen.getByRole('dialog', { name: 'Update row from countries' });
+    };
+    let panel = await editRow(0);
+    expect((within(panel).getByLabelText(/^data/) as HTMLTextAreaElement).value).toBe('null');
+    await userEvent.type(within(panel).getByLabelText(/^capital_id/), '1');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 1 }, values: { capital_id: '101' } }]));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Update row from countries' })).toBeNull());
+
+    panel = await editRow(1);
+    expect((within(panel).getByLabelText(/^data/) as HTMLTextAreaElement).value).toBe('');
+    await userEvent.type(within(panel).getByLabelText(/^data/), 'null');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect((await updates(fetchMock)).at(-1)).toEqual({ match: { id: 2 }, values: { data: 'null' } }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Update row from countries' })).toBeNull());
+
+    panel = await editRow(0);
+    await userEvent.clear(within(panel).getByLabelText(/^data/));
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    await waitFor(async () => expect((await updates(fetchMock)).at(-1)).toEqual({ match: { id: 1 }, values: { data: null } }));
   });
 });
 
@@ -561,11 +638,11 @@ describe('grid: copy and paste', () => {
     expect(screen.queryByRole('textbox', { name: 'Edit name' })).toBeNull();
     await userEvent.click(cell('capital_id', 2));
     expect(cell('name', 0).textContent).toBe('Country 1');
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([]);
+    expect(await updates(fetchMock)).toEqual([]);
 
     await userEvent.click(cell('name', 0));
     fireEvent.paste(cell('name', 0), { clipboardData: clipboard('Pasted') });
-    await waitFor(async () => expect(await fetchMock.bodiesOf(UPDATE)).toEqual([{ match: { id: 1 }, values: { name: 'Pasted' } }]));
+    await waitFor(async () => expect(await updates(fetchMock)).toEqual([{ match: { id: 1 }, values: { name: 'Pasted' } }]));
     expect(cell('name', 0).textContent).toBe('Pasted');
   });
 
@@ -578,6 +655,6 @@ describe('grid: copy and paste', () => {
     fireEvent.paste(input, { clipboardData: clipboard('from outside') });
     expect(copied.data.get('text/plain')).toBe('');
     expect(screen.getByRole('textbox', { name: 'Edit name' })).toBeTruthy();
-    expect(await fetchMock.bodiesOf(UPDATE)).toEqual([]);
+    expect(await updates(fetchMock)).toEqual([]);
   });
 });

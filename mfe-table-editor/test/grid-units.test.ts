@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { GRID_MIN_COLUMN_WIDTH, Messages, tableEditorRoutes } from '@dash/contracts';
 import { CsvRecordCounter } from '../src/api/rows';
-import { cellText, columnAccess, defaultColumnWidth, editText, parseCellInput, toPgArrayLiteral, toWriteValue, typeHint } from '../src/grid/cells';
+import { cellText, columnAccess, defaultColumnWidth, editText, JSON_NULL, parseCellInput, putCellValue, putWrittenRow, toPgArrayLiteral, toWriteValue, typeHint, withJsonNulls } from '../src/grid/cells';
 import { typeLabel } from '../src/forms/column-types';
 import { clampPage } from '../src/grid/GridFooter';
 import { foreignKeyHref } from '../src/grid/links';
@@ -61,6 +61,37 @@ describe('grid cells', () => {
     // A cut value is text already (the first characters and '...'), never quoted again.
     expect(cellText('{"a": "xxx...', 'json', true)).toBe('{"a": "xxx...');
     expect(cellText(null, 'json')).toBe('');
+  });
+
+  it('shows, edits and writes a JSON null as null, apart from SQL NULL', () => {
+    expect(cellText(JSON_NULL, 'json')).toBe('null');
+    expect(editText(JSON_NULL, 'json')).toBe('null');
+    expect(toWriteValue(JSON_NULL, 'json')).toBe('null');
+    expect(parseCellInput(editText(JSON_NULL, 'json'), 'json')).toEqual({ ok: true, value: 'null' });
+    // SQL NULL: an empty editor, written as null.
+    expect(editText(null, 'json')).toBe('');
+    expect(toWriteValue(null, 'json')).toBeNull();
+    // Sent back (a row match, an expected value) it is plain null.
+    expect(JSON.parse(JSON.stringify({ data: JSON_NULL }))).toEqual({ data: null });
+    const values = { id: 1, data: null, other: null };
+    expect(withJsonNulls(values, ['data'])).toEqual({ id: 1, data: JSON_NULL, other: null });
+    expect(withJsonNulls(values, undefined)).toBe(values);
+  });
+
+  it('puts writes into the cached page with their JSON nulls marked', () => {
+    const page = { rows: [{ id: 1, data: { a: 1 } }, { id: 2, data: null }], truncated: [{ row: 0, column: 'data' }], jsonNulls: [{ row: 1, column: 'data' }] };
+    putCellValue(page, 0, 'data', 'null', 'json');
+    expect(page.rows[0]).toEqual({ id: 1, data: null });
+    expect(page.jsonNulls).toEqual([{ row: 1, column: 'data' }, { row: 0, column: 'data' }]);
+    putCellValue(page, 1, 'data', null, 'json');
+    putCellValue(page, 0, 'data', '{"b":[null]}', 'json');
+    expect(page.rows).toEqual([{ id: 1, data: { b: [null] } }, { id: 2, data: null }]);
+    expect(page.jsonNulls).toEqual([]);
+    putWrittenRow(page, 1, { row: { id: 2, data: null }, jsonNulls: ['data'] });
+    expect(page.jsonNulls).toEqual([{ row: 1, column: 'data' }]);
+    putWrittenRow(page, 0, { row: { id: 1, data: 'x' } });
+    expect(page.truncated).toEqual([]);
+    expect(page.jsonNulls).toEqual([{ row: 1, column: 'data' }]);
   });
 
   it("names array types as users write them: text[] rather than Postgres's _text", () => {

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useDispatch } from 'react-redux';
 import { Button, baseApi, sessionExpired, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
-import { CSV_IMPORT_MAX_BYTES, Messages, Permission, plural, type PgTable, type TableCreate } from '@dash/contracts';
+import { CSV_IMPORT_MAX_BYTES, formatBytes, Messages, Permission, plural, type PgTable, type TableCreate } from '@dash/contracts';
 import { useEditorTableQuery } from '../api/tables';
 import { CsvImportError, importCsv, type CsvImportTarget } from '../api/csv-import';
 import { IDENTIFIER_MAX_LENGTH } from '../forms/column-form';
@@ -23,18 +23,6 @@ interface NewColumn {
   name: string;
   type: string;
   isPrimaryKey: boolean;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 /** What keeps the new-table import from starting, per field. */
@@ -93,15 +81,17 @@ export function CsvImportDialog({ schema, table, onClose }: { schema: string; ta
   const tableColumnKey = tableColumns.map((c) => c.name).join('\u0000');
 
   // A new preview, header choice or table column list starts the column setup afresh.
-  useEffect(() => {
-    if (!preview) return;
+  const setUpColumns = useEffectEvent(() => {
     if (table) {
       setMapping(autoMatchColumns(csvColumnNames, tableColumns.map((c) => c.name), header));
     } else {
       const types = inferColumnTypes(dataRows, columnCount);
       setNewColumns(csvColumnNames.map((name, i) => ({ name, type: types[i], isPrimaryKey: false })));
     }
-    // Keyed on the column names, not the array, so a refetch that changes nothing keeps the user's choices.
+  });
+  // Keyed on the column names, not the array, so a refetch that changes nothing keeps the user's choices.
+  useEffect(() => {
+    if (preview) setUpColumns();
   }, [preview, header, tableColumnKey]);
 
   useEffect(() => () => abortRef.current?.abort(), []);

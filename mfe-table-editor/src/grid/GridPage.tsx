@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { SELECT_COLUMN_KEY } from 'react-data-grid';
@@ -18,6 +18,7 @@ import {
 import {
   Messages,
   Permission,
+  RowConflictMessages,
   ROW_LOAD_MAX_ATTEMPTS,
   ROW_LOAD_RETRY_DELAY_MS,
   formatFilterParam,
@@ -54,9 +55,12 @@ import {
   cellText,
   columnAccess,
   columnKind,
+  JSON_NULL,
   outgoingForeignKeys,
   parseCellInput,
   primaryKeyNames,
+  putCellValue,
+  putWrittenRow,
   rowMatch,
   sameValue,
   toWriteValue,
@@ -70,7 +74,8 @@ import { useLatestCallback, useSaveIndicator } from './hooks';
 import { useImpersonation } from './impersonation';
 import { MenuItem, Popover } from './Popover';
 import { RolePicker } from './RolePicker';
-import { RowPanel } from './RowPanel';
+import { RowPanel, type RowSubmitResult } from './RowPanel';
+import { editBasis, putCurrentRow, rowConflict } from './conflicts';
 import { mergeLayout, readSavedView, useDebouncedSave, usePageSize, writeSavedView, type SavedColumn } from './saved-view';
 import { ADD_COLUMN_KEY, TableGrid, type ColumnMenuActions } from './TableGrid';
 import { InsertMenu, ViewToggle } from './Toolbar';
@@ -96,6 +101,8 @@ interface LastEdit {
   match: RowMatch;
   column: PgColumn;
   previous: unknown;
+  /** The value the edit wrote, as the service returned it: the undo's basis when the row left the page. */
+  written: unknown;
 }
 
 /** The history state of the grid's own URL changes: a visit without it restores the filters and sorts. */
@@ -103,6 +110,8 @@ const GRID_NAVIGATION = { tableEditorGrid: true } as const;
 const isGridNavigation = (state: unknown) => typeof state === 'object' && state !== null && (state as { tableEditorGrid?: unknown }).tableEditorGrid === true;
 
 const EXPORT_NEEDS_KEY = 'Selected rows can only be exported from a table with a primary key';
+/** A conflict's toast stays longer: it holds the value the user typed, which was not saved. */
+const CONFLICT_TOAST_MS = 15_000;
 
 function copyToClipboard(text: string, onCopied: () => void) {
   const clipboard = globalThis.navigator?.clipboard;
@@ -150,19 +159,21 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
   const sorts = restore ? shown.current.sorts : parsed.sorts;
   const filtersKey = JSON.stringify(filters);
   const sortsKey = JSON.stringify(sorts);
-  // Identities that change only when the filters and sorts do (they key the queries and columns).
-  const stableFilters = useMemo(() => filters, [filtersKey]);
-  const stableSorts = useMemo(() => sorts, [sortsKey]);
+  // Identities that change only when the filters and sorts do (they key the queries and columns): read
+  // back from their JSON, plain data that round-trips exactly.
+  const stableFilters = useMemo(() => JSON.parse(filtersKey) as typeof filters, [filtersKey]);
+  const stableSorts = useMemo(() => JSON.parse(sortsKey) as typeof sorts, [sortsKey]);
   const setGridUrl = useLatestCallback((patch: Partial<GridUrlState>, replace?: boolean) =>
     navigate({ pathname: location.pathname, search: withGridSearch(location.search, patch) }, { replace: replace ?? false, state: GRID_NAVIGATION }),
   );
   useEffect(() => {
     shown.current = { filters: stableFilters, sorts: stableSorts };
   }, [stableFilters, stableSorts]);
-  useEffect(() => {
-    // The URL says what is shown.
+  // On each visit, the URL says what is shown.
+  const showRestoredInUrl = useEffectEvent(() => {
     if (restore && (stableFilters.length || stableSorts.length)) setGridUrl({ filters: stableFilters, sorts: stableSorts }, true);
-  }, [location.key]);
+  });
+  useEffect(() => showRestoredInUrl(), [location.key]);
   const viewToSave = useMemo(
     () => ({ columns: layout, sorts: stableSorts.map(formatSortParam), filters: stableFilters.map(formatFilterParam) }),
     [layout, stableSorts, stableFilters],
@@ -236,29 +247,32 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
   const patchPage = (recipe: (page: RowsPageReply) => void) =>
     dispatch(editorRowsApi.util.updateQueryData('editorRows', rowsArg, recipe));
 
-  /** Writes one cell, shown at once and put back as it was if the service refuses. */
-  const writeCell = async (target: { rowKey: string; match: RowMatch }, column: PgColumn, value: unknown): Promise<boolean> => {
+  /**
+   * Writes one cell, shown at once and put back as it was if the service refuses. The cell's value as
+   * shown is the basis (`expected`; `basis` when the row is no longer on the page): if someone else
+   * changed it since, nothing is written and the cell shows their value. Resolves to the written row.
+   */
+  const writeCell = async (target: { rowKey: string; match: RowMatch }, column: PgColumn, value: unknown, basis?: unknown): Promise<RowValues | undefined> => {
     const index = gridRows.findIndex((r) => r.key === target.rowKey);
-    const patch =
-      index >= 0
-        ? patchPage((draft) => {
-            const row = draft.rows[index];
-            if (row) row[column.name] = value;
-          })
-        : undefined;
+    const shown = gridRows[index];
+    const expected = shown ? editBasis(shown.values, [column.name], (name) => truncated.has(`${shown.index}:${name}`)) : { [column.name]: basis };
+    const patch = index >= 0 ? patchPage((draft) => putCellValue(draft, index, column.name, value, columnKind(column))) : undefined;
     try {
-      const reply = await save.track(() => updateRow({ ref, id, body: { match: target.match, values: { [column.name]: value }, role } }).unwrap());
-      if (index >= 0) {
-        patchPage((draft) => {
-          draft.rows[index] = reply.row;
-          draft.truncated = draft.truncated.filter((t) => t.row !== index);
-        });
-      }
-      return true;
+      const reply = await save.track(() => updateRow({ ref, id, body: { match: target.match, values: { [column.name]: value }, expected, role } }).unwrap());
+      if (index >= 0) patchPage((draft) => putWrittenRow(draft, index, reply));
+      return reply.row;
     } catch (error) {
       patch?.undo();
-      toast('error', 'Failed to update row', { description: errorMessage(error) });
-      return false;
+      const current = rowConflict(error);
+      if (current) {
+        if (index >= 0) patchPage((draft) => putCurrentRow(draft, index, current));
+        const typed = value === null ? 'NULL' : typeof value === 'string' ? value : JSON.stringify(value);
+        toast('error', RowConflictMessages.title, {
+          description: RowConflictMessages.cellNotSaved(column.name, typed.length > 200 ? `${typed.slice(0, 200)}…` : typed),
+          durationMs: CONFLICT_TOAST_MS,
+        });
+      } else toast('error', 'Failed to update row', { description: errorMessage(error) });
+      return undefined;
     }
   };
 
@@ -272,24 +286,25 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
     const previous = toWriteValue(row.values[column.name], kind);
     if (sameValue(parsed.value, previous)) return;
     const target = { rowKey: row.key, match: rowMatch(row.values, primaryKeys) };
-    void writeCell(target, column, parsed.value).then((ok) => ok && setLastEdit({ ...target, column, previous }));
+    void writeCell(target, column, parsed.value).then((written) => written && setLastEdit({ ...target, column, previous, written: written[column.name] }));
   });
 
   const undo = useLatestCallback(() => {
     if (!lastEdit) return;
     setLastEdit(undefined);
-    void writeCell(lastEdit, lastEdit.column, lastEdit.previous);
+    void writeCell(lastEdit, lastEdit.column, lastEdit.previous, lastEdit.written);
   });
 
   /** The whole value of a cut cell, also put in the page in place of the cut text. */
   const fullValue = async (row: GridRow, column: string): Promise<unknown> => {
     if (!primaryKeys.length) throw new Error(Messages.noPrimaryKeyForValue);
-    const { value } = await fetchFullValue({ ref, id, body: { match: rowMatch(row.values, primaryKeys), column, role } }).unwrap();
+    const { value, jsonNull } = await fetchFullValue({ ref, id, body: { match: rowMatch(row.values, primaryKeys), column, role } }).unwrap();
     patchPage((draft) => {
       if (draft.rows[row.index]) draft.rows[row.index][column] = value;
       draft.truncated = draft.truncated.filter((t) => !(t.row === row.index && t.column === column));
+      if (jsonNull) draft.jsonNulls = [...(draft.jsonNulls ?? []), { row: row.index, column }];
     });
-    return value;
+    return jsonNull ? JSON_NULL : value;
   };
 
   const loadFullValue = useLatestCallback(async (row: GridRow, column: string) => {
@@ -364,17 +379,24 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
     }
   };
 
-  const submitRow = async (mode: 'insert' | 'edit', values: RowValues, row?: GridRow): Promise<boolean> => {
+  /** Saves the row panel; an edit refused because someone else changed the row puts their row in the grid and returns it. */
+  const submitRow = async (mode: 'insert' | 'edit', values: RowValues, row?: GridRow, expected?: RowValues): Promise<RowSubmitResult> => {
     try {
       if (mode === 'insert') {
         await save.track(() => insertRow({ ref, id, body: { values, role } }).unwrap());
         toast('success', `Inserted a row into ${relation.name}`);
       } else if (row) {
-        await save.track(() => updateRow({ ref, id, body: { match: rowMatch(row.values, primaryKeys), values, role } }).unwrap());
+        await save.track(() => updateRow({ ref, id, body: { match: rowMatch(row.values, primaryKeys), values, expected, role } }).unwrap());
         void rows.refetch();
       }
       return true;
     } catch (error) {
+      const current = mode === 'edit' && row ? rowConflict(error) : undefined;
+      if (current) {
+        const index = gridRows.findIndex((r) => r.key === row!.key);
+        if (index >= 0) patchPage((draft) => putCurrentRow(draft, index, current));
+        return current;
+      }
       toast('error', mode === 'insert' ? 'Failed to insert row' : 'Failed to update row', { description: errorMessage(error) });
       return false;
     }
@@ -673,7 +695,7 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
           loadFullValue={panel.kind === 'edit-row' ? (column) => fullValue(panel.row, column) : undefined}
           access={access}
           primaryKeys={primaryKeys}
-          onSubmit={(values) => submitRow(panel.kind === 'insert-row' ? 'insert' : 'edit', values, panel.kind === 'edit-row' ? panel.row : undefined)}
+          onSubmit={(values, expected) => submitRow(panel.kind === 'insert-row' ? 'insert' : 'edit', values, panel.kind === 'edit-row' ? panel.row : undefined, expected)}
           onClose={closePanel}
         />
       )}

@@ -1,20 +1,23 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button, errorMessage } from '@dash/shell-sdk';
-import type { PgColumn, RowValues } from '@dash/contracts';
+import { RowConflictMessages, type PgColumn, type RowValues } from '@dash/contracts';
 import { typeLabel } from '../forms/column-types';
 import { useDiscardConfirm } from '../forms/fields';
 import { SidePanel } from '../forms/SidePanel';
-import { columnKind, editText, parseCellInput, sameValue, toWriteValue, typeHint, type ColumnAccess, type ColumnKind } from './cells';
+import { cellText, columnKind, editText, parseCellInput, sameValue, toWriteValue, typeHint, withJsonNulls, type ColumnAccess, type ColumnKind } from './cells';
+import { editBasis, type CurrentRow } from './conflicts';
 
 /** `null` is an explicit NULL (from a select); '' is an empty field. */
 type FieldInput = string | null;
 const NULL_OPTION = '\u0000null';
 
-function Field({ column, kind, input, error, mode, readOnly, readOnlyReason, onChange }: {
+function Field({ column, kind, input, error, changed, mode, readOnly, readOnlyReason, onChange }: {
   column: PgColumn;
   kind: ColumnKind;
   input: FieldInput;
   error?: string;
+  /** What someone else changed the field to while the panel was open. */
+  changed?: string;
   mode: 'insert' | 'edit';
   readOnly: boolean;
   readOnlyReason?: string;
@@ -53,8 +56,8 @@ function Field({ column, kind, input, error, mode, readOnly, readOnlyReason, onC
         <span className="te-row-panel__name">{column.name}</span> <span className="te-row-panel__format mono">{typeLabel(column)}</span>
       </label>
       {control}
-      <span id={`${id}-help`} className={error ? 'dash-field__error' : 'dash-field__hint'}>
-        {error ?? readOnlyReason ?? hint ?? column.comment ?? ''}
+      <span id={`${id}-help`} className={error ? 'dash-field__error' : changed !== undefined ? 'te-row-panel__changed' : 'dash-field__hint'}>
+        {error ?? (changed !== undefined ? RowConflictMessages.fieldChanged(changed) : undefined) ?? readOnlyReason ?? hint ?? column.comment ?? ''}
       </span>
     </div>
   );
@@ -63,11 +66,27 @@ function Field({ column, kind, input, error, mode, readOnly, readOnlyReason, onC
 /** A cut value's field: its full value is being loaded, or could not be (the field is then not saved). */
 type FullValueState = { loading: true } | { loading: false; error: string };
 
+/** How a save ended: saved, failed (the caller said why), or refused because someone else changed the row. */
+export type RowSubmitResult = boolean | CurrentRow;
+
+/** A value as the conflict note shows it, kept short. */
+const NOTE_MAX_CHARS = 200;
+function noteText(value: unknown, kind: ColumnKind, cut: boolean): string {
+  if (value === null || value === undefined) return 'NULL';
+  const text = cellText(value, kind, cut);
+  return text.length > NOTE_MAX_CHARS ? `${text.slice(0, NOTE_MAX_CHARS)}…` : text;
+}
+
 /**
  * The row side panel: one field per column. Inserting leaves empty fields to their default; editing
  * sends only the fields that changed, matched by primary key, and an emptied field becomes NULL.
  * A value the page holds cut (`truncated`) is loaded in full before its field can be edited: saving
  * the cut text would overwrite the rest of it. Closing with changes asks first.
+ *
+ * An edit sends the values it was based on (every field shown, cut ones only once loaded in full). If
+ * someone else changed the row meanwhile, nothing is saved and the panel stays open: typed values stay,
+ * untouched fields take the current values, changed fields say what they are now, and the next Save is
+ * based on the current row.
  */
 export function RowPanel({ mode, tableName, columns, row, truncated = [], loadFullValue, access, primaryKeys, onSubmit, onClose }: {
   mode: 'insert' | 'edit';
@@ -80,7 +99,7 @@ export function RowPanel({ mode, tableName, columns, row, truncated = [], loadFu
   loadFullValue?: (column: string) => Promise<unknown>;
   access: (column: PgColumn) => ColumnAccess;
   primaryKeys: readonly string[];
-  onSubmit: (values: RowValues) => Promise<boolean>;
+  onSubmit: (values: RowValues, expected?: RowValues) => Promise<RowSubmitResult>;
   onClose: () => void;
 }) {
   const confirmDiscard = useDiscardConfirm('row');
@@ -93,31 +112,61 @@ export function RowPanel({ mode, tableName, columns, row, truncated = [], loadFu
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
+  /** The row the edit is based on: the one opened, its cut values once loaded, the current one after a conflict. */
+  const [base, setBase] = useState<RowValues>(() => row ?? {});
+  /** After a conflict: the fields someone else changed, with what they are now. */
+  const [changed, setChanged] = useState<Record<string, string> | null>(null);
   const title = mode === 'insert' ? `Insert a new row into ${tableName}` : `Update row from ${tableName}`;
 
-  // Once, for the row the panel opened with: its cut cells are loaded in full.
-  const opened = useRef({ cut: Object.keys(fullValues), columns, loadFullValue });
+  const live = useRef(true);
   useEffect(() => {
-    let live = true;
-    const { cut, columns: fields, loadFullValue: fetchValue } = opened.current;
-    for (const name of cut) {
-      const column = fields.find((c) => c.name === name);
-      if (!column || !fetchValue) continue;
-      fetchValue(name).then(
-        (value) => {
-          if (!live) return;
-          const text = editText(value, columnKind(column));
-          setInitial((all) => ({ ...all, [name]: text }));
-          setInputs((all) => ({ ...all, [name]: text }));
-          setFullValues(({ [name]: _loaded, ...rest }) => rest);
-        },
-        (error: unknown) => live && setFullValues((all) => ({ ...all, [name]: { loading: false, error: errorMessage(error) } })),
-      );
-    }
+    live.current = true;
     return () => {
-      live = false;
+      live.current = false;
     };
   }, []);
+  /** Loads cut values in full; a field in `keep` keeps what the user typed. */
+  const loadCut = (names: readonly string[], keep: ReadonlySet<string> = new Set()) => {
+    for (const name of names) {
+      const column = columns.find((c) => c.name === name);
+      if (!column || !loadFullValue) continue;
+      loadFullValue(name).then(
+        (value) => {
+          if (!live.current) return;
+          const text = editText(value, columnKind(column));
+          setBase((all) => ({ ...all, [name]: value }));
+          setInitial((all) => ({ ...all, [name]: text }));
+          if (!keep.has(name)) setInputs((all) => ({ ...all, [name]: text }));
+          setFullValues(({ [name]: _loaded, ...rest }) => rest);
+        },
+        (error: unknown) => live.current && setFullValues((all) => ({ ...all, [name]: { loading: false, error: errorMessage(error) } })),
+      );
+    }
+  };
+  // Once, for the row the panel opened with: its cut cells are loaded in full.
+  const opened = useRef({ load: loadCut, cut: Object.keys(fullValues) });
+  useEffect(() => opened.current.load(opened.current.cut), []);
+
+  /** Someone else changed the row: rebase the form on `current`, keeping what the user typed. */
+  const rebase = (current: CurrentRow) => {
+    const next = withJsonNulls(current.row, current.jsonNulls);
+    const cut = new Set(current.truncated);
+    const typed = new Set(columns.filter((c) => inputs[c.name] !== initial[c.name]).map((c) => c.name));
+    const notes: Record<string, string> = {};
+    const texts: Record<string, string> = {};
+    for (const column of columns) {
+      const kind = columnKind(column);
+      const value = next[column.name];
+      if (!sameValue(value, base[column.name])) notes[column.name] = noteText(value, kind, cut.has(column.name));
+      if (!cut.has(column.name)) texts[column.name] = editText(value, kind);
+    }
+    setBase(next);
+    setInitial((all) => ({ ...all, ...texts }));
+    setInputs((all) => ({ ...all, ...Object.fromEntries(Object.entries(texts).filter(([name]) => !typed.has(name))) }));
+    setFullValues((all) => ({ ...all, ...Object.fromEntries([...cut].map((name) => [name, { loading: true } as const])) }));
+    setChanged(notes);
+    loadCut([...cut], typed);
+  };
 
   const readOnly = (column: PgColumn) => {
     if (mode === 'insert') return column.is_generated || column.identity_generation === 'ALWAYS';
@@ -152,7 +201,7 @@ export function RowPanel({ mode, tableName, columns, row, truncated = [], loadFu
         found[column.name] = parsed.error;
         continue;
       }
-      if (mode === 'edit' && sameValue(parsed.value, toWriteValue(row?.[column.name], kind))) continue;
+      if (mode === 'edit' && sameValue(parsed.value, toWriteValue(base[column.name], kind))) continue;
       values[column.name] = parsed.value;
     }
     setErrors(found);
@@ -162,9 +211,12 @@ export function RowPanel({ mode, tableName, columns, row, truncated = [], loadFu
       return;
     }
     setSaving(true);
-    const saved = await onSubmit(values);
+    const expected = mode === 'edit' ? editBasis(base, columns.map((c) => c.name), (name) => name in fullValues) : undefined;
+    const result = await onSubmit(values, expected);
+    if (!live.current) return;
     setSaving(false);
-    if (saved) onClose();
+    if (result === true) onClose();
+    else if (result !== false) rebase(result);
   };
 
   return (
@@ -184,6 +236,11 @@ export function RowPanel({ mode, tableName, columns, row, truncated = [], loadFu
         </>
       }
     >
+      {changed && (
+        <p className="te-row-panel__conflict" role="alert">
+          {RowConflictMessages.panelNotSaved}
+        </p>
+      )}
       {columns.map((column) => {
         const ro = readOnly(column);
         return (
@@ -193,6 +250,7 @@ export function RowPanel({ mode, tableName, columns, row, truncated = [], loadFu
             kind={columnKind(column)}
             input={inputs[column.name] ?? ''}
             error={errors[column.name]}
+            changed={changed?.[column.name]}
             mode={mode}
             readOnly={ro}
             readOnlyReason={ro ? readOnlyReason(column) : undefined}

@@ -1,4 +1,4 @@
-import { GRID_MIN_COLUMN_WIDTH, Messages, type PgColumn, type PgRelationship, type PgTable, type RowMatch, type RowValues } from '@dash/contracts';
+import { GRID_MIN_COLUMN_WIDTH, Messages, type PgColumn, type PgRelationship, type PgTable, type RowMatch, type RowsPage, type RowValues, type RowWritten } from '@dash/contracts';
 import { typeLabel } from '../forms/column-types';
 
 /**
@@ -36,6 +36,49 @@ export function typeHint(column: Pick<PgColumn, 'format'>): string | undefined {
   if (column.format === 'timestamptz') return Messages.timestamptzHint;
   if (column.format === 'timestamp') return Messages.timestampHint;
   return undefined;
+}
+
+/**
+ * A json/jsonb cell's JSON value null, in the grid's rows (never in the cached page, which keeps the
+ * service's null plus its `jsonNulls` list): not null, so the cell shows it as a value rather than as
+ * NULL, and JSON-serialised as null, so it is shown, copied and edited as `null` and written as the
+ * JSON text `null` (parseCellInput, toWriteValue) like any other JSON value.
+ */
+export const JSON_NULL: unknown = Object.freeze({ toJSON: () => null });
+
+/** A page row's values with its JSON-null cells (the reply's `jsonNulls` for that row) as JSON_NULL. */
+export function withJsonNulls(values: RowValues, columns: Iterable<string> | undefined): RowValues {
+  if (!columns) return values;
+  const out = { ...values };
+  for (const column of columns) if (out[column] === null) out[column] = JSON_NULL;
+  return out;
+}
+
+/** Puts a written row into the cached page at `index`: its values, none cut, its JSON nulls marked. */
+export function putWrittenRow(page: RowsPage, index: number, written: RowWritten): void {
+  page.rows[index] = written.row;
+  page.truncated = page.truncated.filter((t) => t.row !== index);
+  page.jsonNulls = [...(page.jsonNulls ?? []).filter((t) => t.row !== index), ...(written.jsonNulls ?? []).map((column) => ({ row: index, column }))];
+}
+
+/**
+ * Puts one cell's value into the cached page, as the service would send it back: a JSON column's
+ * written text as its JSON value (a JSON null marked), anything else as it is.
+ */
+export function putCellValue(page: RowsPage, index: number, column: string, value: unknown, kind: ColumnKind): void {
+  const row = page.rows[index];
+  if (!row) return;
+  let parsed = value;
+  if (kind === 'json' && typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value) as unknown;
+    } catch {
+      // not JSON text: shown as sent until the service's reply replaces it
+    }
+  }
+  row[column] = parsed;
+  const others = (page.jsonNulls ?? []).filter((t) => !(t.row === index && t.column === column));
+  page.jsonNulls = parsed === null && value !== null ? [...others, { row: index, column }] : others;
 }
 
 /** A row of the current page. `edit` carries the text typed into a cell editor until it is saved. */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorReplyCode, ROW_LOAD_MAX_ATTEMPTS, ROW_LOAD_RETRY_DELAY_MS, UNDEFINED_COLUMN, type Impersonation, type PgTable, type RowFilter, type RowSort } from '@dash/contracts';
 import { useEditorRowCountQuery, useEditorRowsQuery, type RowsQueryBody } from '../api/rows';
-import { primaryKeyNames, rowKey, type GridRow } from './cells';
+import { primaryKeyNames, rowKey, withJsonNulls, type GridRow } from './cells';
 
 export interface GridRowsArgs {
   ref: string;
@@ -57,10 +57,11 @@ export function useGridRows({ ref, id, table, filters, sorts, page, limit, role,
   }, [rows.isError, rows.isFetching, rows.requestId, argsKey, failedCode, sorts.length]);
 
   const keys = useMemo(() => primaryKeyNames(table), [table]);
-  const gridRows = useMemo<GridRow[]>(
-    () => (rows.currentData?.rows ?? []).map((values, index) => ({ key: rowKey(values, index, keys), index, values })),
-    [rows.currentData, keys],
-  );
+  const gridRows = useMemo<GridRow[]>(() => {
+    const jsonNulls = new Map<number, string[]>();
+    for (const { row, column } of rows.currentData?.jsonNulls ?? []) jsonNulls.set(row, [...(jsonNulls.get(row) ?? []), column]);
+    return (rows.currentData?.rows ?? []).map((values, index) => ({ key: rowKey(values, index, keys), index, values: withJsonNulls(values, jsonNulls.get(index)) }));
+  }, [rows.currentData, keys]);
   const truncated = useMemo(() => new Set((rows.currentData?.truncated ?? []).map((t) => `${t.row}:${t.column}`)), [rows.currentData]);
 
   return {

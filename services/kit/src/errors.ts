@@ -6,8 +6,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly code?: string,
-    /** More of the error reply's optional fields (a statement error's detail, hint and position). */
-    readonly details?: Pick<ErrorReply, 'detail' | 'hint' | 'position'>,
+    /** More of the error reply's optional fields (a statement error's detail, hint and position; a conflict's current state). */
+    readonly details?: Pick<ErrorReply, 'detail' | 'hint' | 'position' | 'current'>,
   ) {
     super(message);
   }

@@ -312,6 +312,76 @@ describe('updateRow', () => {
   });
 });
 
+describe('JSON null and SQL NULL in json and jsonb cells', () => {
+  let jsons: number;
+  const path = (rest: string) => `${jsons}/rows${rest}`;
+  type Written = { row: Record<string, unknown>; jsonNulls?: string[] };
+  const stored = async (id: number) =>
+    (await p.sql(`select b is null as b_sql_null, jsonb_typeof(b) as b_type, b::text as b_text, j is null as j_sql_null, json_typeof(j) as j_type, j::text as j_text from public.jsons where id = $1`, [id])).rows[0];
+
+  beforeAll(async () => {
+    await p.sql(`
+      create table public.jsons (id int primary key, b jsonb, j json);
+      insert into public.jsons values
+        (1, null, null),
+        (2, 'null', 'null'),
+        (3, '"null"', '"null"'),
+        (4, '{"a": null}', '{"a": null}'),
+        (5, '[null]', ' null ');
+    `);
+    jsons = Number((await p.sql(`select 'public.jsons'::regclass::oid::int8 as id`)).rows[0].id);
+  });
+
+  it('reads both as null and lists the JSON nulls in jsonNulls', async () => {
+    const { status, body } = await call<RowsPage>('POST', path('/select'), {});
+    expect(status).toBe(200);
+    expect(body.rows).toEqual([
+      { id: 1, b: null, j: null },
+      { id: 2, b: null, j: null },
+      { id: 3, b: 'null', j: 'null' },
+      { id: 4, b: { a: null }, j: { a: null } },
+      { id: 5, b: [null], j: null },
+    ]);
+    expect(body.jsonNulls).toEqual([
+      { row: 1, column: 'b' },
+      { row: 1, column: 'j' },
+      { row: 4, column: 'j' },
+    ]);
+    // A page without JSON nulls has no list, as before.
+    expect((await select('people')).body).not.toHaveProperty('jsonNulls');
+  });
+
+  it('tells them apart when loading a full value', async () => {
+    expect((await call('POST', path('/value'), { match: { id: 2 }, column: 'b' })).body).toEqual({ value: null, jsonNull: true });
+    expect((await call('POST', path('/value'), { match: { id: 5 }, column: 'j' })).body).toEqual({ value: null, jsonNull: true });
+    expect((await call('POST', path('/value'), { match: { id: 1 }, column: 'b' })).body).toEqual({ value: null });
+    expect((await call('POST', path('/value'), { match: { id: 3 }, column: 'j' })).body).toEqual({ value: 'null' });
+  });
+
+  it('writes the text "null" as JSON null, null as SQL NULL, and says which is which', async () => {
+    const inserted = await call<Written>('POST', path(''), { values: { id: 10, b: 'null', j: null } });
+    expect(inserted).toEqual({ status: 201, body: { row: { id: 10, b: null, j: null }, jsonNulls: ['b'] } });
+    expect(await stored(10)).toMatchObject({ b_sql_null: false, b_type: 'null', j_sql_null: true });
+
+    // JSON null to SQL NULL and back, and SQL NULL to JSON null.
+    const toSqlNull = await call<Written>('PATCH', path(''), { match: { id: 10 }, values: { b: null, j: 'null' } });
+    expect(toSqlNull.body).toEqual({ row: { id: 10, b: null, j: null }, jsonNulls: ['j'] });
+    expect(await stored(10)).toMatchObject({ b_sql_null: true, j_sql_null: false, j_type: 'null' });
+    // The JSON string "null" is its JSON text, quotes included.
+    const text = await call<Written>('PATCH', path(''), { match: { id: 10 }, values: { b: '"null"', j: '{"k": null}' } });
+    expect(text.body).toEqual({ row: { id: 10, b: 'null', j: { k: null } } });
+    expect(await stored(10)).toMatchObject({ b_type: 'string', b_text: '"null"', j_text: '{"k": null}' });
+  });
+
+  it('round-trips a row read from the page: JSON nulls sent back as "null" stay JSON null', async () => {
+    const { body } = await call<RowsPage>('POST', path('/select'), { filters: [{ column: 'id', operator: 'eq', value: '2' }] });
+    const marked = new Set((body.jsonNulls ?? []).map((n) => n.column));
+    const values = Object.fromEntries(['b', 'j'].map((c) => [c, marked.has(c) ? 'null' : JSON.stringify(body.rows[0]![c])]));
+    expect((await call<Written>('PATCH', path(''), { match: { id: 2 }, values })).body).toEqual({ row: { id: 2, b: null, j: null }, jsonNulls: ['b', 'j'] });
+    expect(await stored(2)).toMatchObject({ b_sql_null: false, b_type: 'null', j_sql_null: false, j_type: 'null' });
+  });
+});
+
 describe('deleteRows and truncateTable', () => {
   const del = (table: string, body: object) => call<{ deleted: number }>('POST', `${ids[table]}/rows/delete`, body);
 

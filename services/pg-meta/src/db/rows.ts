@@ -1,6 +1,8 @@
 import pg from 'pg';
 import {
   EXACT_COUNT_THRESHOLD,
+  ROW_CHANGED,
+  RowConflictMessages,
   TABLE_CELL_MAX_CHARS,
   type Impersonation,
   type RowCount,
@@ -15,6 +17,7 @@ import {
   estimateRowsStatement,
   fullValueStatement,
   insertRowStatement,
+  lockRowStatement,
   selectRowsStatement,
   truncateTableStatement,
   updateRowStatement,
@@ -22,7 +25,7 @@ import {
 } from '../sql/rows/statements';
 import { MAX_OID, tableMetaQuery, toTableMeta, type TableMeta, type TableMetaRow } from '../sql/rows/table';
 import { withSession, type SessionOptions } from './impersonation';
-import { editorTypes, toJsonRow, toJsonValue } from './values';
+import { editorTypes, toJsonValue } from './values';
 
 type Row = Record<string, unknown>;
 
@@ -30,14 +33,37 @@ const TIMESTAMPTZ = 1184;
 const TIMESTAMPTZ_ARRAY = 1185;
 /** `_text`, whose parser splits an array literal into strings. */
 const TEXT_ARRAY = 1009 as number as (typeof pg.types.builtins)[keyof typeof pg.types.builtins];
+const JSON_TYPES = new Set<number>([pg.types.builtins.JSON, pg.types.builtins.JSONB]);
+
+/**
+ * A json/jsonb cell holding the JSON value `null`, as the row parsers give it: JSON.parse would make it
+ * JS null, the same as SQL NULL (which never reaches a parser). The replies send it as null and list it
+ * in `jsonNulls` (see RowsPage in the contracts).
+ */
+const JSON_NULL = Symbol('JSON null');
+const parseJsonCell = (text: string): unknown => (text.trim() === 'null' ? JSON_NULL : JSON.parse(text));
+/** A parsed value as JSON (see toJsonValue), JSON null as null. */
+const cellJson = (value: unknown): unknown => (value === JSON_NULL ? null : toJsonValue(value));
+
+/** A written row as the replies send it, with its JSON-null columns listed when there are any. */
+function toWrittenRow(row: Row): { row: Row; jsonNulls?: string[] } {
+  const out: Row = {};
+  const jsonNulls: string[] = [];
+  for (const [name, value] of Object.entries(row)) {
+    if (value === JSON_NULL) jsonNulls.push(name);
+    out[name] = cellJson(value);
+  }
+  return jsonNulls.length > 0 ? { row: out, jsonNulls } : { row: out };
+}
 
 /**
  * The SQL editor's value parsers (int8 keeps its digits, dates and zone-less timestamps stay text),
  * plus timestamptz as Postgres prints it: a grid cell is edited and matched by that text, and a JS Date
- * would drop microseconds.
+ * would drop microseconds. JSON null becomes JSON_NULL.
  */
 export const rowTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (format !== 'binary' && JSON_TYPES.has(oid)) return parseJsonCell;
     if (format !== 'binary' && oid === TIMESTAMPTZ) return (value: string) => value;
     if (format !== 'binary' && oid === TIMESTAMPTZ_ARRAY) return pg.types.getTypeParser(TEXT_ARRAY, 'text');
     return editorTypes.getTypeParser(oid, format);
@@ -64,9 +90,13 @@ export function withTable<T>(
   return withSession(pools, ref, options, (client) => loadTable(client, id), work);
 }
 
-/** A page's rows as JSON-safe records; a cut cell holds its cut text and is listed in `truncated`. */
+/**
+ * A page's rows as JSON-safe records; a cut cell holds its cut text and is listed in `truncated`, a JSON
+ * null is null listed in `jsonNulls` (left out when there is none).
+ */
 export function toRowsPage(rows: unknown[][], columns: readonly PageColumn[]): RowsPage {
   const truncated: RowsPage['truncated'] = [];
+  const jsonNulls: NonNullable<RowsPage['jsonNulls']> = [];
   const out = rows.map((values, index) => {
     const row: Row = {};
     for (const column of columns) {
@@ -74,11 +104,15 @@ export function toRowsPage(rows: unknown[][], columns: readonly PageColumn[]): R
       if (cut !== null && cut !== undefined) {
         row[column.name] = cut;
         truncated.push({ row: index, column: column.name });
-      } else row[column.name] = toJsonValue(values[column.value]);
+      } else {
+        const value = values[column.value];
+        if (value === JSON_NULL) jsonNulls.push({ row: index, column: column.name });
+        row[column.name] = cellJson(value);
+      }
     }
     return row;
   });
-  return { rows: out, truncated };
+  return jsonNulls.length > 0 ? { rows: out, truncated, jsonNulls } : { rows: out, truncated };
 }
 
 export interface SelectRowsInput {
@@ -125,33 +159,57 @@ export function loadFullValue(
   ref: string,
   id: number,
   input: { match: Row; column: string; role?: Impersonation },
-): Promise<{ value: unknown }> {
+): Promise<{ value: unknown; jsonNull?: true }> {
   return withTable(pools, ref, id, { role: input.role }, async (client, table) => {
     const { rows } = await client.query<unknown[]>({ text: fullValueStatement(table, input.match, input.column), rowMode: 'array', types: rowTypes });
     if (rows.length === 0) throw notFound(ROW_GONE);
-    return { value: toJsonValue(rows[0]![0]) };
+    const value = rows[0]![0];
+    return value === JSON_NULL ? { value: null, jsonNull: true } : { value: toJsonValue(value) };
   });
 }
 
-export function insertRow(pools: ProjectPools, ref: string, id: number, input: { values: Row; role?: Impersonation }): Promise<{ row: Row }> {
+export function insertRow(pools: ProjectPools, ref: string, id: number, input: { values: Row; role?: Impersonation }): Promise<{ row: Row; jsonNulls?: string[] }> {
   return withTable(pools, ref, id, { role: input.role }, async (client, table) => {
     const { rows } = await client.query<Row>({ text: insertRowStatement(table, input.values), types: rowTypes });
     // A BEFORE trigger may skip the insert; RLS refuses with an error rather than hiding it.
     if (rows.length === 0) throw new HttpError(409, 'The row was not inserted: a trigger skipped it');
-    return { row: toJsonRow(rows[0]!) };
+    return toWrittenRow(rows[0]!);
   });
 }
 
+/**
+ * Updates one row. With `expected` (the values the edit was based on) the row is first locked and
+ * compared in the same transaction: if it changed since, the reply is a 409 with the row as it is now
+ * and nothing is written, so one editor never silently overwrites another's change.
+ */
 export function updateRow(
   pools: ProjectPools,
   ref: string,
   id: number,
-  input: { match: Row; values: Row; role?: Impersonation },
-): Promise<{ row: Row }> {
-  return withTable(pools, ref, id, { role: input.role }, async (client, table) => {
-    const { rows } = await client.query<Row>({ text: updateRowStatement(table, input.match, input.values), types: rowTypes });
+  input: { match: Row; values: Row; expected?: Row; role?: Impersonation },
+  maxChars = TABLE_CELL_MAX_CHARS,
+): Promise<{ row: Row; jsonNulls?: string[] }> {
+  const { expected } = input;
+  return withTable(pools, ref, id, { role: input.role, transaction: expected !== undefined }, async (client, table) => {
+    // Built first: a client mistake in either is a 400 before any lock is taken.
+    const update = updateRowStatement(table, input.match, input.values);
+    if (expected !== undefined) {
+      const lock = lockRowStatement(table, input.match, expected, maxChars);
+      const { rows: locked } = await client.query<unknown[]>({ text: lock.text, rowMode: 'array', types: rowTypes });
+      if (locked.length === 0) throw notFound(ROW_GONE);
+      if (locked[0]![lock.same] !== true) {
+        const page = toRowsPage(locked, lock.columns);
+        const current = {
+          row: page.rows[0]!,
+          truncated: page.truncated.map((t) => t.column),
+          ...(page.jsonNulls ? { jsonNulls: page.jsonNulls.map((t) => t.column) } : {}),
+        };
+        throw new HttpError(409, RowConflictMessages.reply, ROW_CHANGED, { current });
+      }
+    }
+    const { rows } = await client.query<Row>({ text: update, types: rowTypes });
     if (rows.length === 0) throw notFound(ROW_GONE);
-    return { row: toJsonRow(rows[0]!) };
+    return toWrittenRow(rows[0]!);
   });
 }
 

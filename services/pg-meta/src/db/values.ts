@@ -25,12 +25,6 @@ export function toJsonValue(value: unknown): unknown {
   }
 }
 
-export function toJsonRow(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) out[key] = toJsonValue(value);
-  return out;
-}
-
 const T = pg.types.builtins;
 const asText = (value: string) => value;
 /** `_text`: its parser splits a Postgres array literal into strings. */

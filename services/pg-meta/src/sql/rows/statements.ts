@@ -10,7 +10,7 @@ import {
 } from '@dash/contracts';
 import { badRequest } from '@dash/service-kit';
 import { ident, literal, qualified as relation } from '../ddl/names';
-import { cellValueSql, keyValueSql } from './literals';
+import { cellValueSql, expectedSql, keyValueSql } from './literals';
 import { columnOf, isLongColumn, isTextColumn, type RowColumn, type TableMeta } from './table';
 
 /*
@@ -103,20 +103,12 @@ export interface SelectInput {
   maxChars?: number;
 }
 
-/**
- * A page of rows. Long cells (text, JSON, arrays, bytea) longer than `maxChars` come back NULL with
- * their first `maxChars` characters and '...' in an extra result column, so a page of huge values stays
- * small on the wire and in the service; the route reports which cells were cut. The page is chosen in
- * a subquery first, so lengths are measured (and values detoasted) for the returned rows only, not for
- * every row the filters let through to the sort; the outer ORDER BY repeats the page's order (the
- * planner sees the subquery is already sorted and adds no sort).
- */
-export function selectRowsStatement(table: TableMeta, input: SelectInput = {}): SelectStatement {
-  const max = input.maxChars ?? TABLE_CELL_MAX_CHARS;
+/** The select list of a page's rows: every column, long ones as NULL plus their cut text when too long. */
+function pageColumnsSql(table: TableMeta, max: number, qualifier: string): { select: string[]; columns: PageColumn[] } {
   const select: string[] = [];
   const columns: PageColumn[] = [];
   for (const column of table.columns) {
-    const name = `page.${ident(column.name)}`;
+    const name = `${qualifier}${ident(column.name)}`;
     if (!isLongColumn(column)) {
       columns.push({ name: column.name, value: select.push(name) - 1 });
       continue;
@@ -126,6 +118,19 @@ export function selectRowsStatement(table: TableMeta, input: SelectInput = {}): 
     const cut = select.push(`case when ${long} then left(${name}::text, ${max}) || '...' end`) - 1;
     columns.push({ name: column.name, value, cut });
   }
+  return { select, columns };
+}
+
+/**
+ * A page of rows. Long cells (text, JSON, arrays, bytea) longer than `maxChars` come back NULL with
+ * their first `maxChars` characters and '...' in an extra result column, so a page of huge values stays
+ * small on the wire and in the service; the route reports which cells were cut. The page is chosen in
+ * a subquery first, so lengths are measured (and values detoasted) for the returned rows only, not for
+ * every row the filters let through to the sort; the outer ORDER BY repeats the page's order (the
+ * planner sees the subquery is already sorted and adds no sort).
+ */
+export function selectRowsStatement(table: TableMeta, input: SelectInput = {}): SelectStatement {
+  const { select, columns } = pageColumnsSql(table, input.maxChars ?? TABLE_CELL_MAX_CHARS, 'page.');
   const page =
     `select * from ${relation(table)}` +
     whereSql(filtersSql(table, input.filters)) +
@@ -208,6 +213,26 @@ export function updateRowStatement(table: TableMeta, match: RowMatch, values: Ro
   if (encrypted) throw badRequest(Messages.encryptedNotEditable);
   if (pairs.length === 0) throw badRequest('no value to update');
   return `update ${relation(table)} set ${pairs.map(([c, v]) => `${ident(c.name)} = ${v}`).join(', ')} where ${where} returning *`;
+}
+
+export interface LockRowStatement extends SelectStatement {
+  /** Index of the result column that is true when every expected value still holds. */
+  same: number;
+}
+
+/**
+ * Locks the row an update names (`for update`, so no other write can slip in before ours) and reads it
+ * as a page shows it (long cells cut), with whether each `expected` value still holds (expectedSql).
+ * Run in the update's transaction, before it; under READ COMMITTED a row changed while we waited for
+ * the lock is read as it is after that change.
+ */
+export function lockRowStatement(table: TableMeta, match: RowMatch, expected: RowMatch, maxChars = TABLE_CELL_MAX_CHARS): LockRowStatement {
+  const where = Object.keys(match).length === 0 ? '' : matchSql(table, match, Messages.noPrimaryKeyForWrite);
+  if (!where) throw badRequest(ServiceMessages.noFiltersForUpdate);
+  const conditions = Object.entries(expected).map(([name, value]) => `(${expectedSql(columnOf(table, name), value)})`);
+  const { select, columns } = pageColumnsSql(table, maxChars, '');
+  const same = select.push(conditions.length > 0 ? conditions.join(' and ') : 'true') - 1;
+  return { text: `select ${select.join(', ')} from ${relation(table)} where ${where} for update`, columns, same };
 }
 
 export interface DeleteInput {
