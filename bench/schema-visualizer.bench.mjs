@@ -62,6 +62,7 @@ export default async function schemaVisualizer() {
       // (edges wait for the handles of both ends), checked on each animation frame.
       const drawnAt = await page.waitForFunction(
         ({ tables, edges }) => {
+          /* global document -- this function runs in the page */
           const nodes = document.querySelectorAll('.react-flow__node');
           if (nodes.length !== tables || document.querySelectorAll('.react-flow__edge-path').length < edges) return false;
           for (const node of nodes) if (node.style.visibility === 'hidden') return false;

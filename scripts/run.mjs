@@ -2,7 +2,8 @@
 // @ts-check
 // Entry point of the root npm scripts. Plain JavaScript because it runs before anything is built:
 //   npm start            build, then run the stack (scripts/dist/start.js)
-//   npm test             Chromium check, build, typecheck, jest, Playwright; prints "N passed, N failed"
+//   npm test             Chromium check, build, typecheck, lint, jest, Playwright; prints "N passed, N failed"
+//   npm run lint         ESLint alone
 //   npm run remote -- …  publish / roll back / list remotes of the running stack
 //   npm run bench        the benchmarks in bench/
 import { spawnSync } from 'node:child_process';
@@ -47,6 +48,12 @@ function ensureChromium() {
   return wanted;
 }
 
+/** ESLint over every unit's source and tests (eslint.config.mjs): TypeScript, React hooks, import boundaries. */
+const lint = () => {
+  const remotes = readdirSync(root).filter((name) => name.startsWith('mfe-'));
+  return run('npx', ['eslint', '--max-warnings=0', 'contracts', 'shell', ...remotes, 'services', 'scripts', 'e2e', 'bench']);
+};
+
 function test() {
   const out = path.join(root, '.ci', 'out');
   rmSync(out, { recursive: true, force: true });
@@ -55,6 +62,7 @@ function test() {
 
   build();
   check('Typecheck', run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only']));
+  check('Lint', lint());
 
   const jestStatus = run('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only'], { DASH_TEST_SUMMARY_DIR: path.join(out, 'jest') });
   let passed = 0;
@@ -68,7 +76,7 @@ function test() {
 
   const e2eStatus = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { CHROMIUM_PATH: chromium, DASH_PW_JSON: path.join(out, 'e2e.json') });
   let e2ePassed = 0;
-  let e2eFailed = 0;
+  let e2eFailed;
   if (existsSync(path.join(out, 'e2e.json'))) {
     const stats = JSON.parse(readFileSync(path.join(out, 'e2e.json'), 'utf8')).stats;
     e2ePassed = stats.expected;
@@ -89,6 +97,9 @@ switch (command) {
     break;
   case 'test':
     test();
+    break;
+  case 'lint':
+    process.exit(lint());
     break;
   case 'remote':
     if (!existsSync(path.join(root, 'scripts', 'dist', 'remotes.js'))) check('Build of scripts', run('npx', ['turbo', 'run', 'build', '--filter=@dash/scripts', '--output-logs=errors-only']));

@@ -6,7 +6,6 @@ import {
   tableEditorRoutes,
   fillPath,
   gatewayPath,
-  pgMetaRoutes,
   Permission,
   Registry,
   REMOTE_CONTRACT_VERSION,

@@ -6,7 +6,6 @@ import {
   policyProblems,
   policySpecOf,
   policySqlScript,
-  quoteIdent,
   updatePolicyStatements,
   type PolicySpec,
 } from '../src/policy-sql';

@@ -19,6 +19,8 @@ export const shellSessionSlice = createSlice({
 });
 
 declare module '@dash/shell-sdk' {
+  // An interface, not a type: module augmentation merges interfaces only.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface LazyLoadedSlices extends WithSlice<typeof shellSessionSlice> {}
 }
 

@@ -405,7 +405,7 @@ export class SnippetSession {
   }
 
   private async conflicted(id: string): Promise<void> {
-    let server: SqlSnippet | null = null;
+    let server: SqlSnippet | null;
     try {
       server = await this.env.fetchSnippet(id);
     } catch {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Button, errorMessage, useToast, type AppDispatch } from '@dash/shell-sdk';
 import { formatBytes, Messages, STORAGE_PREVIEW_PANEL_WIDTH, STORAGE_PREVIEW_URL_EXPIRY_SECONDS } from '@dash/contracts';
@@ -30,9 +30,10 @@ function usePreviewUrl(item: ExplorerItem, wanted: boolean): UrlState {
     return cached ? { status: 'ready', url: cached } : { status: 'loading' };
   });
 
-  useEffect(() => {
-    if (!wanted || state.status === 'ready') return;
-    let live = true;
+  // An effect event: the URL is fetched when the object (its cache key) or `wanted` changes, with the
+  // latest bucket, item and state, not whenever those objects are made anew.
+  const fetchUrl = useEffectEvent((isLive: () => boolean) => {
+    if (state.status === 'ready') return;
     const target = { ref, bucketId: bucket.id, path: item.path };
     (async () => {
       try {
@@ -40,14 +41,20 @@ function usePreviewUrl(item: ExplorerItem, wanted: boolean): UrlState {
           ? withTimestamp((await appDispatch(objectsApi.endpoints.storagePublicUrl.initiate(target)).unwrap()).publicUrl, Date.parse(item.updatedAt ?? '') || Date.now())
           : absoluteUrl((await appDispatch(objectsApi.endpoints.storageSignUrl.initiate({ ...target, expiresIn: STORAGE_PREVIEW_URL_EXPIRY_SECONDS })).unwrap()).signedUrl);
         rememberPreviewUrl(key, { id: item.id ?? item.path, url, expiresIn: STORAGE_PREVIEW_URL_EXPIRY_SECONDS, fetchedAt: Date.now() });
-        if (live) setState({ status: 'ready', url });
+        if (isLive()) setState({ status: 'ready', url });
       } catch (error) {
-        if (!live) return;
+        if (!isLive()) return;
         setState({ status: 'failed' });
         const message = errorMessage(error);
         toast('error', bucket.public ? Messages.publicPreviewFailed(message) : Messages.signedPreviewFailed(message));
       }
     })();
+  });
+
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    fetchUrl(() => live);
     return () => {
       live = false;
     };

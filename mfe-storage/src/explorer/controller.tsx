@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useLayoutEffect, useReducer, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { createContext, useContext, useEffect, useEffectEvent, useLayoutEffect, useReducer, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useDispatch } from 'react-redux';
 import { nanoid } from '@reduxjs/toolkit';
 import { errorMessage, useDebouncedValue, usePermission, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
@@ -163,8 +163,16 @@ function useExplorerController(bucket: Bucket) {
     for (const column of kept) if (column.search) void fetchColumn(column.path, column.name, '');
   };
 
+  // Effect events: the effects below run when the bucket opens and when the search settles, reading the
+  // latest state, not whenever the functions they call are made anew.
+  const openBucket = useEffectEvent(() => void fetchColumn('', bucket.name));
+  const searchLastFolder = useEffectEvent((text: string) => {
+    const last = stateRef.current.columns.at(-1);
+    if (last && last.search !== text) void fetchColumn(last.path, last.name, text);
+  });
+
   useEffect(() => {
-    void fetchColumn('', bucket.name);
+    openBucket();
     const inFlight = requests.current;
     return () => {
       for (const request of inFlight.values()) request.abort();
@@ -173,10 +181,7 @@ function useExplorerController(bucket: Bucket) {
   }, []);
 
   // The search applies to the current (last) folder, once typing has paused.
-  useEffect(() => {
-    const last = stateRef.current.columns.at(-1);
-    if (last && last.search !== debouncedSearch) void fetchColumn(last.path, last.name, debouncedSearch);
-  }, [debouncedSearch]);
+  useEffect(() => searchLastFolder(debouncedSearch), [debouncedSearch]);
 
   // ------------------------------------------------------------------ navigation
   const openFolder = (columnIndex: number, name: string) => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { MoreIcon, Tooltip } from '@dash/shell-sdk';
 import { Messages } from '@dash/contracts';
 import { useExplorer } from './controller';
@@ -22,14 +22,15 @@ export function NameInput({ initial, label, onCommit, onCancel }: {
   /** Set while Enter or Escape is being handled, so the blur that may follow does not commit again. */
   const handled = useRef(false);
 
-  useEffect(() => {
+  // Once, when the field appears: the name without its extension is selected, ready to be typed over.
+  const selectName = useEffectEvent(() => {
     const input = inputRef.current;
     if (!input) return;
     input.focus();
-    // The name without its extension is selected, ready to be typed over.
     const dot = initial.lastIndexOf('.');
     input.setSelectionRange(0, dot > 0 ? dot : initial.length);
-  }, []);
+  });
+  useEffect(() => selectName(), []);
 
   const settle = (work: () => void) => {
     handled.current = true;

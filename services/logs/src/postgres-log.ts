@@ -17,7 +17,7 @@ export interface JsonLogLine {
 
 const MAX_TEXT = 10_000;
 /** Postgres text cannot hold NUL, which a logged string literal may contain. */
-const clean = (v: string) => v.replace(/\u0000/g, '').slice(0, MAX_TEXT);
+const clean = (v: string) => v.replaceAll('\u0000', '').slice(0, MAX_TEXT);
 function text(v: unknown): string | null {
   const s = typeof v === 'string' ? clean(v) : '';
   return s === '' ? null : s;

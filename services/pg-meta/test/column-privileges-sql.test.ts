@@ -119,6 +119,7 @@ describe('changes Postgres let pass without doing them', () => {
 
 /** The one statement of `text` as Postgres's parser reads it. */
 function grantOf(text: string) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- libpg-query's parse tree is untyped JSON
   const { stmts } = parseSync(text) as { stmts: Array<{ stmt: Record<string, any> }> };
   expect(stmts).toHaveLength(1);
   const grant = stmts[0]!.stmt.GrantStmt;

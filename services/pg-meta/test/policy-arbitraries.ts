@@ -32,7 +32,7 @@ const stringConstant: fc.Arbitrary<Expr> = fc
     return { sql, literals: [value] };
   });
 
-/** A comment that closes: no `*​/` or `/*` inside a block comment, no line break in a line comment. */
+/** A comment that closes: no end or start of a block comment inside a block comment, no line break in a line comment. */
 const comment = fc.oneof(
   hostileText.filter((t) => !t.includes('*/') && !t.includes('/*')).map((t) => `/* ${t} */`),
   hostileText.map((t) => `-- ${t.replace(/[\r\n]/g, ' ')}\n`),

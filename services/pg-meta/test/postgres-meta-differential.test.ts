@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- compares two servers' JSON replies of every shape */
 import { randomBytes } from 'node:crypto';
 import { as, setupProject, type Project } from './helpers';
 import { startPostgresMeta, type PostgresMetaServer } from './postgres-meta-server';

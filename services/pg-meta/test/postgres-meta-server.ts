@@ -10,6 +10,7 @@ import { freePort } from '@dash/service-kit';
 
 export interface PostgresMetaServer {
   /** Sends a request to postgres-meta; the body is parsed as JSON when the reply says it is JSON. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- postgres-meta's replies, of every shape
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
 }

@@ -85,7 +85,7 @@ describe('platform contract', () => {
       try {
         expectContract(def, res);
       } catch (error) {
-        throw new Error(`${name}: ${(error as Error).message}`);
+        throw new Error(`${name}: ${(error as Error).message}`, { cause: error });
       }
     }
   });
@@ -116,7 +116,7 @@ describe('platform contract', () => {
       try {
         expectContract(def, res);
       } catch (error) {
-        throw new Error(`${name}: ${(error as Error).message}`);
+        throw new Error(`${name}: ${(error as Error).message}`, { cause: error });
       }
     }
 

@@ -76,6 +76,7 @@ export function newBucketFrom(body: CreateBucketBody): NewBucket {
 }
 
 /** What a bucket's id may be (as the contracts' `BucketId`): 1 to 100 characters, no slash, backslash or NUL. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what it refuses
 const BUCKET_ID = /^[^/\\\u0000]{1,100}$/u;
 
 /**

@@ -34,6 +34,7 @@ interface S3rver {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
 }
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- s3rver has no types or ES module
 const S3rverServer = require('s3rver') as new (options: { address: string; port: number; silent: boolean; directory: string }) => S3rver;
 
 const BUCKET = 'dash-storage-test';

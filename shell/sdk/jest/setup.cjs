@@ -1,7 +1,7 @@
 // jsdom lacks a few browser APIs the UI and react-data-grid use (toolchain note G7).
 if (!globalThis.CSS) globalThis.CSS = { escape: (s) => String(s).replace(/[^a-zA-Z0-9_-]/g, (c) => '\\' + c), supports: () => false };
 if (!globalThis.ResizeObserver) globalThis.ResizeObserver = class { observe() {} unobserve() {} disconnect() {} };
-if (typeof Element !== 'undefined' && !Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
+if (globalThis.Element && !globalThis.Element.prototype.scrollIntoView) globalThis.Element.prototype.scrollIntoView = () => {};
 if (!globalThis.TextEncoder) Object.assign(globalThis, require('node:util'));
 // The Module Federation preset defines this at build time; tests get a fixed label.
 globalThis.__DASH_BUILD_LABEL__ = 'test';

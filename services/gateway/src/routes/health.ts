@@ -14,7 +14,7 @@ export interface GatewayHealth {
 
 async function probe(base: string, timeoutMs: number): Promise<ServiceHealth> {
   const started = performance.now();
-  let up = false;
+  let up: boolean;
   try {
     const response = await fetch(`${base}/health`, { signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();

@@ -22,6 +22,7 @@ export const EMPTY_TITLE: SqlTitle = { title: 'Untitled query', description: 'Th
 
 /** A node of libpg-query's JSON tree (`{ NodeType: { ...fields } }`) or one of its field objects. */
 // The parse tree is JSON whose shape depends on the node type; it is read defensively below.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- libpg-query's parse tree is untyped JSON
 type Fields = Record<string, any>;
 
 /** The statements of one parse: `{ stmt: { SelectStmt: {...} } }`. */

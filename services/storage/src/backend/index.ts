@@ -26,6 +26,7 @@ export function backendFromEnv(env: NodeJS.ProcessEnv = process.env, cwd: string
   }
   if (kind === 's3') {
     // Loaded only when chosen: the AWS SDK adds some 20 MB to every storage process that stores on disk.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous, lazy load
     const { S3Backend } = require('./s3') as typeof import('./s3');
     return new S3Backend(s3OptionsFromEnv(env));
   }

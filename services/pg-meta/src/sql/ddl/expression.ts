@@ -84,6 +84,7 @@ export function loadExpressionParser(): Promise<void> {
 /** The only fields of the SelectStmt of `select <targets>`. */
 const PLAIN_SELECT_FIELDS = new Set(['targetList', 'limitOption', 'op']);
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- libpg-query's parse tree is untyped JSON
 type Node = Record<string, any>;
 
 /**
