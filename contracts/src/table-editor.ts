@@ -362,6 +362,11 @@ export const RowUpdate = Type.Object({
    * older clients keep working; without it the update overwrites whatever is there.
    */
   expected: Type.Optional(RowValues),
+  /**
+   * The json/jsonb columns of `expected` whose null is the JSON value null (the page's `jsonNulls`);
+   * any other null in `expected` is SQL NULL, so a change from one to the other is a conflict too.
+   */
+  expectedJsonNulls: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 1600 })),
   role: Type.Optional(Impersonation),
 });
 export type RowUpdate = Static<typeof RowUpdate>;

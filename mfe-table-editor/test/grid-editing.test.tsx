@@ -27,7 +27,7 @@ beforeEach(() => localStorage.clear());
 type Body = Record<string, unknown>;
 /** Update bodies without `expected`, the concurrent-editor guard's basis (checked in grid-conflicts.test.tsx). */
 const updates = async (fetchMock: { bodiesOf: (key: string) => Promise<unknown[]> }) =>
-  ((await fetchMock.bodiesOf(UPDATE)) as Body[]).map(({ expected: _basis, ...body }) => body);
+  ((await fetchMock.bodiesOf(UPDATE)) as Body[]).map(({ expected: _basis, expectedJsonNulls: _jsonNulls, ...body }) => body);
 const grid = () => screen.getByRole('grid', { name: 'Table rows' });
 const headerNames = () => within(grid()).getAllByRole('columnheader').map((h) => h.querySelector('.te-col-header__name')?.textContent ?? '');
 function cell(column: string, row: number): HTMLElement {
@@ -579,7 +579,9 @@ describe('grid: JSON null and SQL NULL', () => {
     expect(await updates(fetchMock)).toEqual([
       { match: { id: 2 }, values: { data: 'null' } },
       { match: { id: 1 }, values: { data: null } },
-    ]);
+    ]);    // The second edit's basis is row 1's JSON null, named as one (an SQL NULL basis would not be).
+    const bases = ((await fetchMock.bodiesOf(UPDATE)) as Body[]).map(({ expected, expectedJsonNulls }) => ({ expected, expectedJsonNulls }));
+    expect(bases).toEqual([{ expected: { data: null } }, { expected: { data: null }, expectedJsonNulls: ['data'] }]);
   });
 
   it('round-trips a JSON null through the row panel; an emptied field is SQL NULL', async () => {

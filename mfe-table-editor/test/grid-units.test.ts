@@ -4,6 +4,7 @@ import { GRID_MIN_COLUMN_WIDTH, Messages, tableEditorRoutes } from '@dash/contra
 import { CsvRecordCounter } from '../src/api/rows';
 import { cellText, columnAccess, defaultColumnWidth, editText, JSON_NULL, parseCellInput, putCellValue, putWrittenRow, toPgArrayLiteral, toWriteValue, typeHint, withJsonNulls } from '../src/grid/cells';
 import { typeLabel } from '../src/forms/column-types';
+import { basisBody } from '../src/grid/conflicts';
 import { clampPage } from '../src/grid/GridFooter';
 import { foreignKeyHref } from '../src/grid/links';
 import { mergeLayout, validPageSize } from '../src/grid/saved-view';
@@ -191,5 +192,18 @@ describe('grid fixtures and requests against the contract', () => {
     expect(valid(tableEditorRoutes.deleteRows.body!, { matches: [{ id: 1 }, { id: 3 }] })).toBe(true);
     expect(valid(tableEditorRoutes.loadFullValue.body!, { match: { id: 1 }, column: 'name' })).toBe(true);
     expect(valid(tableEditorRoutes.exportRows.body!, { filters, sorts: [] })).toBe(true);
+  });
+});
+
+describe('the basis of an update', () => {
+  it('names the cells holding the JSON value null, so the service tells them from SQL NULL', () => {
+    const body = basisBody({ doc: JSON_NULL, note: null, n: 1 });
+    expect(body.expectedJsonNulls).toEqual(['doc']);
+    // On the wire both nulls are null; the list says which is which.
+    expect(JSON.parse(JSON.stringify(body))).toEqual({ expected: { doc: null, note: null, n: 1 }, expectedJsonNulls: ['doc'] });
+    const validate = addFormats(new Ajv({ strict: false })).compile(tableEditorRoutes.updateRow.body!);
+    expect(validate({ match: { id: 1 }, values: { n: 2 }, ...JSON.parse(JSON.stringify(body)) })).toBe(true);
+    expect(basisBody({ note: null })).toEqual({ expected: { note: null } });
+    expect(basisBody(undefined)).toEqual({});
   });
 });

@@ -75,7 +75,7 @@ import { useImpersonation } from './impersonation';
 import { MenuItem, Popover } from './Popover';
 import { RolePicker } from './RolePicker';
 import { RowPanel, type RowSubmitResult } from './RowPanel';
-import { editBasis, putCurrentRow, rowConflict } from './conflicts';
+import { basisBody, editBasis, putCurrentRow, rowConflict } from './conflicts';
 import { mergeLayout, readSavedView, useDebouncedSave, usePageSize, writeSavedView, type SavedColumn } from './saved-view';
 import { ADD_COLUMN_KEY, TableGrid, type ColumnMenuActions } from './TableGrid';
 import { InsertMenu, ViewToggle } from './Toolbar';
@@ -258,7 +258,7 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
     const expected = shown ? editBasis(shown.values, [column.name], (name) => truncated.has(`${shown.index}:${name}`)) : { [column.name]: basis };
     const patch = index >= 0 ? patchPage((draft) => putCellValue(draft, index, column.name, value, columnKind(column))) : undefined;
     try {
-      const reply = await save.track(() => updateRow({ ref, id, body: { match: target.match, values: { [column.name]: value }, expected, role } }).unwrap());
+      const reply = await save.track(() => updateRow({ ref, id, body: { match: target.match, values: { [column.name]: value }, ...basisBody(expected), role } }).unwrap());
       if (index >= 0) patchPage((draft) => putWrittenRow(draft, index, reply));
       return reply.row;
     } catch (error) {
@@ -386,7 +386,7 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
         await save.track(() => insertRow({ ref, id, body: { values, role } }).unwrap());
         toast('success', `Inserted a row into ${relation.name}`);
       } else if (row) {
-        await save.track(() => updateRow({ ref, id, body: { match: rowMatch(row.values, primaryKeys), values, expected, role } }).unwrap());
+        await save.track(() => updateRow({ ref, id, body: { match: rowMatch(row.values, primaryKeys), values, ...basisBody(expected), role } }).unwrap());
         void rows.refetch();
       }
       return true;

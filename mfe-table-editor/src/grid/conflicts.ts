@@ -1,5 +1,5 @@
-import { errorReplyCode, errorReplyCurrent, ROW_CHANGED, type ErrorReply, type RowsPage, type RowValues } from '@dash/contracts';
-import { putWrittenRow } from './cells';
+import { errorReplyCode, errorReplyCurrent, ROW_CHANGED, type ErrorReply, type RowsPage, type RowUpdate, type RowValues } from '@dash/contracts';
+import { JSON_NULL, putWrittenRow } from './cells';
 
 /*
  * Concurrent editors: every update names the values it was based on (`expected`); the service answers
@@ -21,6 +21,13 @@ export function editBasis(values: RowValues, columns: Iterable<string>, isCut: (
   const basis: RowValues = {};
   for (const column of columns) if (Object.hasOwn(values, column) && !isCut(column)) basis[column] = values[column];
   return basis;
+}
+
+/** An update's basis as the body carries it: `expected`, and which of its nulls are the JSON value null. */
+export function basisBody(expected: RowValues | undefined): Pick<RowUpdate, 'expected' | 'expectedJsonNulls'> {
+  if (!expected) return {};
+  const jsonNulls = Object.keys(expected).filter((column) => expected[column] === JSON_NULL);
+  return { expected, ...(jsonNulls.length ? { expectedJsonNulls: jsonNulls } : {}) };
 }
 
 /** Puts the conflict's current row into the cached page at `index`: its values, cut cells and JSON nulls. */

@@ -45,10 +45,11 @@ describe('expectedSql', () => {
     expect(expectedSql(col('fs', '_float8', 'A', 'double precision[]'), [1.5, null])).toBe(`"fs" is not distinct from '{"1.5",NULL}'::double precision[]`);
   });
 
-  it('compares JSON as jsonb, SQL NULL and JSON null alike (both reach the grid as null)', () => {
-    expect(expectedSql(col('doc', 'jsonb', 'U'), { a: [1, "it's"] })).toBe(`coalesce("doc"::jsonb, 'null'::jsonb) = '{"a":[1,"it''s"]}'::jsonb`);
-    expect(expectedSql(col('raw', 'json', 'U'), 'str')).toBe(`coalesce("raw"::jsonb, 'null'::jsonb) = '"str"'::jsonb`);
-    expect(expectedSql(col('doc', 'jsonb', 'U'), null)).toBe(`coalesce("doc"::jsonb, 'null'::jsonb) = 'null'::jsonb`);
+  it('compares JSON as jsonb; a null is SQL NULL unless named a JSON null', () => {
+    expect(expectedSql(col('doc', 'jsonb', 'U'), { a: [1, "it's"] })).toBe(`"doc"::jsonb is not distinct from '{"a":[1,"it''s"]}'::jsonb`);
+    expect(expectedSql(col('raw', 'json', 'U'), 'str')).toBe(`"raw"::jsonb is not distinct from '"str"'::jsonb`);
+    expect(expectedSql(col('doc', 'jsonb', 'U'), null)).toBe(`"doc" is null`);
+    expect(expectedSql(col('doc', 'jsonb', 'U'), null, true)).toBe(`"doc"::jsonb is not distinct from 'null'::jsonb`);
     expect(expectedSql(col('docs', '_jsonb', 'A', 'jsonb[]'), [{ a: 1 }, 'x', null])).toBe(
       `"docs"::jsonb[] is not distinct from '{"{\\"a\\":1}","\\"x\\"",NULL}'::jsonb[]`,
     );

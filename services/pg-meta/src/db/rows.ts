@@ -186,7 +186,7 @@ export function updateRow(
   pools: ProjectPools,
   ref: string,
   id: number,
-  input: { match: Row; values: Row; expected?: Row; role?: Impersonation },
+  input: { match: Row; values: Row; expected?: Row; expectedJsonNulls?: string[]; role?: Impersonation },
   maxChars = TABLE_CELL_MAX_CHARS,
 ): Promise<{ row: Row; jsonNulls?: string[] }> {
   const { expected } = input;
@@ -194,7 +194,7 @@ export function updateRow(
     // Built first: a client mistake in either is a 400 before any lock is taken.
     const update = updateRowStatement(table, input.match, input.values);
     if (expected !== undefined) {
-      const lock = lockRowStatement(table, input.match, expected, maxChars);
+      const lock = lockRowStatement(table, input.match, expected, maxChars, input.expectedJsonNulls);
       const { rows: locked } = await client.query<unknown[]>({ text: lock.text, rowMode: 'array', types: rowTypes });
       if (locked.length === 0) throw notFound(ROW_GONE);
       if (locked[0]![lock.same] !== true) {

@@ -115,12 +115,15 @@ function expectedText(column: RowColumn, value: unknown, jsonElements: boolean):
  * and both sides are compared as that type prints them, so every change counts, even one the type's
  * equality ignores (citext's case, `1 day` vs `24:00:00`, numeric scale, box area), and types without
  * equality (point, xml) compare too. Exceptions: JSON compares as jsonb (whitespace and key order are not
- * changes; SQL NULL and JSON null, which reach the grid as the same null, are the same), floats by
- * value. A cut cell's text never equals the full value, so a cut basis is a conflict, never an overwrite.
+ * changes; a null is SQL NULL unless `jsonNull` says it is the JSON value null, as the update's
+ * `expectedJsonNulls` does), floats by value. A cut cell's text never equals the full value, so a cut basis is a conflict, never an overwrite.
  */
-export function expectedSql(column: RowColumn, value: unknown): string {
+export function expectedSql(column: RowColumn, value: unknown, jsonNull = false): string {
   const name = ident(column.name);
-  if (isJsonColumn(column)) return `coalesce(${name}::jsonb, 'null'::jsonb) = ${literal(JSON.stringify(value ?? null))}::jsonb`;
+  if (isJsonColumn(column)) {
+    if (value === null || value === undefined) return jsonNull ? `${name}::jsonb is not distinct from 'null'::jsonb` : `${name} is null`;
+    return `${name}::jsonb is not distinct from ${literal(JSON.stringify(value))}::jsonb`;
+  }
   if (JSON_ARRAY_TYPES.has(column.typname)) {
     if (value === null || value === undefined) return `${name} is null`;
     return `${name}::jsonb[] is not distinct from ${literal(expectedText(column, value, true))}::jsonb[]`;

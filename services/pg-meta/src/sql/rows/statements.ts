@@ -226,10 +226,17 @@ export interface LockRowStatement extends SelectStatement {
  * Run in the update's transaction, before it; under READ COMMITTED a row changed while we waited for
  * the lock is read as it is after that change.
  */
-export function lockRowStatement(table: TableMeta, match: RowMatch, expected: RowMatch, maxChars = TABLE_CELL_MAX_CHARS): LockRowStatement {
+export function lockRowStatement(
+  table: TableMeta,
+  match: RowMatch,
+  expected: RowMatch,
+  maxChars = TABLE_CELL_MAX_CHARS,
+  expectedJsonNulls: readonly string[] = [],
+): LockRowStatement {
   const where = Object.keys(match).length === 0 ? '' : matchSql(table, match, Messages.noPrimaryKeyForWrite);
   if (!where) throw badRequest(ServiceMessages.noFiltersForUpdate);
-  const conditions = Object.entries(expected).map(([name, value]) => `(${expectedSql(columnOf(table, name), value)})`);
+  const jsonNulls = new Set(expectedJsonNulls);
+  const conditions = Object.entries(expected).map(([name, value]) => `(${expectedSql(columnOf(table, name), value, jsonNulls.has(name))})`);
   const { select, columns } = pageColumnsSql(table, maxChars, '');
   const same = select.push(conditions.length > 0 ? conditions.join(' and ') : 'true') - 1;
   return { text: `select ${select.join(', ')} from ${relation(table)} where ${where} for update`, columns, same };
