@@ -64,7 +64,7 @@ function test() {
   check('Typecheck', run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only']));
   check('Lint', lint());
 
-  const jestStatus = run('npx', ['turbo', 'run', 'test', '--concurrency=2', '--output-logs=new-only'], { DASH_TEST_SUMMARY_DIR: path.join(out, 'jest') });
+  const jestStatus = run('npx', ['turbo', 'run', 'test', '--continue', '--concurrency=2', '--output-logs=new-only'], { DASH_TEST_SUMMARY_DIR: path.join(out, 'jest') });
   let passed = 0;
   let failed = 0;
   for (const file of readdirSync(path.join(out, 'jest'))) {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { isStartupMessage, loggedInReply, untypedCode, GSSENC_REQUEST_CODE, SSL_REQUEST_CODE, WireSession } from './pg-wire';
 
@@ -252,13 +252,22 @@ async function runWasm(connectionString: string, args: string[]): Promise<Buffer
   };
   try {
     return await new Promise<Buffer>((resolve, reject) => {
+      type DumpMessage = { request?: Uint8Array; done?: Uint8Array; failed?: string };
+      const settle = (message: DumpMessage | undefined) => {
+        if (message?.done) resolve(Buffer.from(message.done.buffer, message.done.byteOffset, message.done.byteLength));
+        else if (message?.failed !== undefined) reject(new Error(message.failed));
+        return message?.done !== undefined || message?.failed !== undefined;
+      };
       worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`pg_dump stopped unexpectedly (exit code ${code})`)));
+      // The worker posts its result and then exits; the exit can be seen before the message (a busy
+      // machine), so a message still queued on the port is read first.
+      worker.once('exit', (code) => {
+        if (!settle(receiveMessageOnPort(port1)?.message as DumpMessage | undefined)) reject(new Error(`pg_dump stopped unexpectedly (exit code ${code})`));
+      });
       // Requests are answered one at a time: the worker is blocked until its reply arrives.
-      port1.on('message', (message: { request?: Uint8Array; done?: Uint8Array; failed?: string }) => {
-        if (message.done) resolve(Buffer.from(message.done.buffer, message.done.byteOffset, message.done.byteLength));
-        else if (message.failed !== undefined) reject(new Error(message.failed));
-        else if (message.request) {
+      port1.on('message', (message: DumpMessage) => {
+        if (settle(message)) return;
+        if (message.request) {
           bridge.answer(Buffer.from(message.request)).then(
             (bytes) => release({ bytes: new Uint8Array(bytes) }),
             (error: Error) => release({ error: error.message }),
