@@ -1,7 +1,7 @@
 // Database pages benchmark (issue 14): GET /functions, /triggers and /indexes of pg-meta over real HTTP
 // on the catalog benchmark's 2,000-table database (plus 500 functions and 500 triggers), each against
-// its raw catalog query (the same SQL, run directly with pg) in the same run. Prints median times and
-// the ratio route/raw (target: at most 1.5) and writes bench/results/database-lists.json.
+// its raw catalog query (the same SQL, run directly with pg) in the same run, alternated run by run. Prints
+// median times and the ratio route/raw (target: at most 1.5) and writes bench/results/database-lists.json.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,8 @@ const pg = require('pg');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const catalog = (name) => require(path.join(root, 'services/pg-meta/dist/sql/catalog', name));
 
-const RUNS = 15;
+const RUNS = 40;
+const WARM_UPS = 5;
 const TARGET = 1.5;
 
 /** 500 trigger functions and a trigger each, on the first schema's tables. */
@@ -33,32 +34,32 @@ async function addFunctionsAndTriggers(url) {
   }
 }
 
-async function measureRoute(url, headers) {
-  const times = [];
-  let count = 0;
-  for (let i = 0; i <= RUNS; i++) {
-    const started = performance.now();
+/**
+ * The route and its raw query, alternated run by run (after warm-ups of both), so a slower moment of
+ * the machine falls on both alike; medians of each.
+ */
+async function measurePair(url, headers, client, query) {
+  const routeTimes = [];
+  const rawTimes = [];
+  let routeRows = 0;
+  let rawRows = 0;
+  for (let i = 0; i < WARM_UPS + RUNS; i++) {
+    let started = performance.now();
+    const { rows } = await client.query(query.text, query.values);
+    const rawMs = performance.now() - started;
+    rawRows = rows.length;
+    started = performance.now();
     const res = await fetch(url, { headers: headers() });
     const body = await res.text();
-    const ms = performance.now() - started;
+    const routeMs = performance.now() - started;
     if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 300)}`);
-    count = JSON.parse(body).length;
-    if (i > 0) times.push(ms); // the first is a warm-up
+    routeRows = JSON.parse(body).length;
+    if (i >= WARM_UPS) {
+      rawTimes.push(rawMs);
+      routeTimes.push(routeMs);
+    }
   }
-  return { medianMs: round(median(times)), rows: count };
-}
-
-async function measureRaw(client, query) {
-  const times = [];
-  let count = 0;
-  for (let i = 0; i <= RUNS; i++) {
-    const started = performance.now();
-    const { rows } = await client.query(query.text, query.values);
-    const ms = performance.now() - started;
-    count = rows.length;
-    if (i > 0) times.push(ms);
-  }
-  return { medianMs: round(median(times)), rows: count };
+  return { route: { medianMs: round(median(routeTimes)), rows: routeRows }, raw: { medianMs: round(median(rawTimes)), rows: rawRows } };
 }
 
 export default async function databaseListsBench() {
@@ -83,8 +84,7 @@ export default async function databaseListsBench() {
     ];
     const results = [];
     for (const [name, query] of lists) {
-      const raw = await measureRaw(client, query);
-      const route = await measureRoute(`${service.url}/${PROJECT_REF}/${name}`, service.identity);
+      const { raw, route } = await measurePair(`${service.url}/${PROJECT_REF}/${name}`, service.identity, client, query);
       if (raw.rows !== route.rows) throw new Error(`GET /${name} listed ${route.rows} rows, its query ${raw.rows}`);
       results.push({ request: `GET /${name}`, rows: route.rows, routeMs: route.medianMs, rawMs: raw.medianMs, ratio: round(route.medianMs / raw.medianMs, 2) });
     }

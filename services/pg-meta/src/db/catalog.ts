@@ -18,20 +18,16 @@ export const poolRunner =
     projectQuery(pools, ref, query);
 
 /**
- * A list route's reply made by Postgres: the query's rows as one JSON array text, sent as it is. A
- * catalog list of long texts (functions with their definitions, triggers) then costs one pass in
- * Postgres rather than pg parsing every row and the reply's serializer writing it out again. (The
- * indexes list, thousands of short rows with sizes, measured slower this way and stays with rows.) The rows keep the
- * query's order (an aggregate over a sorted subquery reads it in that order), and the query's columns
- * are the contract's fields. The cast types it as the route's reply, which it is once parsed.
+ * A list route's reply, written with JSON.stringify rather than the reply schema's serializer: for a
+ * catalog list of long texts (functions with their definitions, triggers) that is the cheapest way
+ * measured. In one run over 547 functions (interleaved medians): the rows alone 11.3 ms, rows then
+ * JSON.stringify 12.6 ms, Postgres's own json_agg of them 18.0 ms. The query's columns are the
+ * contract's fields (the contract tests check the replies against the schema).
  */
-export async function sendJsonList<T>(reply: FastifyReply, pools: ProjectPools, ref: string, query: SqlQuery): Promise<T[]> {
-  const [row] = await projectQuery<{ json: string }>(pools, ref, {
-    text: `select coalesce(json_agg(list), '[]')::text as json from (${query.text}) as list`,
-    values: query.values,
-  });
+export async function sendJsonList<T extends pg.QueryResultRow>(reply: FastifyReply, pools: ProjectPools, ref: string, query: SqlQuery): Promise<T[]> {
+  const rows = await projectQuery<T>(pools, ref, query);
   reply.type('application/json; charset=utf-8');
-  return row!.json as unknown as T[];
+  return JSON.stringify(rows) as unknown as T[];
 }
 
 export interface RelationListInput extends SchemaFilterInput {
