@@ -45,3 +45,20 @@ exports.web = (rootDir) => ({
   moduleNameMapper: { '\\.css$': 'identity-obj-proxy' },
   testTimeout: 30_000,
 });
+
+/**
+ * A frontend with database tests too: its jsdom tests, and Node tests against a real Postgres
+ * (`*.db.test.ts`: the remote's templates run on fresh project databases).
+ */
+exports.webWithDatabase = (rootDir) => {
+  const { reporters, ...web } = exports.web(rootDir);
+  const { reporters: _dbReporters, ...db } = exports.integration(rootDir);
+  const DB_TESTS = '\\.db\\.test\\.ts$';
+  return {
+    reporters,
+    projects: [
+      { ...web, displayName: 'web', testPathIgnorePatterns: ['/node_modules/', DB_TESTS] },
+      { ...db, displayName: 'db', testMatch: ['<rootDir>/test/**/*.db.test.ts'] },
+    ],
+  };
+};

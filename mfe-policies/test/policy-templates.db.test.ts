@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createPolicyStatement, policySpecOfCreate, quoteIdent } from '@dash/contracts';
-import { createTestProjectDatabase } from '@dash/service-kit/dist/testing';
+import { asDbRole as asRoleOn, createTestProjectDatabase } from '@dash/service-kit/dist/testing';
 import { createPayload, type PolicyFormValues } from '../src/policy-form';
 import { POLICY_TEMPLATES, templateStatement, type PolicyTemplate } from '../src/templates';
 
@@ -60,25 +60,8 @@ afterAll(async () => {
   await project.drop();
 });
 
-type DbRoleResult = { rows: Record<string, unknown>[]; rowCount: number | null } | { code: string };
-
 /** Runs `text` as `role` with a request's claims, in a transaction that is rolled back. */
-async function asDbRole(role: string, claims: Record<string, unknown>, text: string): Promise<DbRoleResult> {
-  const client = new pg.Client({ connectionString: project.connections.admin });
-  await client.connect();
-  try {
-    await client.query('begin');
-    await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ role, ...claims })]);
-    await client.query(`set local role ${quoteIdent(role)}`);
-    const { rowCount, rows } = await client.query(text);
-    return { rowCount, rows };
-  } catch (error) {
-    return { code: (error as pg.DatabaseError).code! };
-  } finally {
-    await client.query('rollback').catch(() => {});
-    await client.end();
-  }
-}
+const asDbRole = (role: string, claims: Record<string, unknown>, text: string) => asRoleOn(project.connections.admin, role, claims, text);
 
 const template = (id: string): PolicyTemplate => {
   const found = POLICY_TEMPLATES.find((t) => t.id === id);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { dropDatabase, ensureDatabase, withDatabase } from './db';
+import { dropDatabase, ensureDatabase, quoteIdent, withDatabase } from './db';
 import { signForwardedClient, signIdentity } from './identity';
 import pg from 'pg';
 import Ajv from 'ajv';
@@ -140,4 +140,27 @@ export async function setupTestProject<O = never>(
       await db.drop();
     },
   };
+}
+
+export type DbRoleResult = { rowCount: number | null; rows: Record<string, unknown>[] } | { code: string };
+
+/**
+ * Runs `sql` on the database at `url` as a database role with a request's claims, the way the API's
+ * requests run, in a transaction that is rolled back. A refusal by Postgres is returned as its SQLSTATE.
+ */
+export async function asDbRole(url: string, role: string, claims: Record<string, unknown>, sql: string): Promise<DbRoleResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ role, ...claims })]);
+    await client.query(`set local role ${quoteIdent(role)}`);
+    const { rowCount, rows } = await client.query(sql);
+    return { rowCount, rows };
+  } catch (error) {
+    return { code: (error as pg.DatabaseError).code! };
+  } finally {
+    await client.query('rollback').catch(() => {});
+    await client.end();
+  }
 }

@@ -31,28 +31,7 @@ export async function statementClient(url: string) {
   };
 }
 
-export type DbRoleResult = { rowCount: number | null; rows: Record<string, unknown>[] } | { code: string };
-
-/**
- * Runs `sql` on the database at `url` as a database role with a request's claims, the way the API's
- * requests run, in a transaction that is rolled back. A refusal by Postgres is returned as its SQLSTATE.
- */
-export async function asDbRole(url: string, role: string, claims: Record<string, unknown>, sql: string): Promise<DbRoleResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('begin');
-    await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ role, ...claims })]);
-    await client.query(`set local role ${role}`);
-    const { rowCount, rows } = await client.query(sql);
-    return { rowCount, rows };
-  } catch (error) {
-    return { code: (error as pg.DatabaseError).code! };
-  } finally {
-    await client.query('rollback').catch(() => {});
-    await client.end();
-  }
-}
+export { asDbRole, type DbRoleResult } from '@dash/service-kit/dist/testing';
 
 /**
  * A foreign data wrapper and server for catalog fixtures: only a superuser may make a wrapper, so it is
