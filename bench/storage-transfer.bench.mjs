@@ -1,10 +1,12 @@
 // Storage, upload and download of a 1 GiB file through the gateway (the app-facing storage API with the
 // service key, disk backend under the stack's data folder) against `dd` writing and reading the same
 // amount on the same disk, in the same run; reads on both sides start with an empty page cache, so
-// they are disk reads. Plus the storage service's and the gateway's peak RSS while transferring.
+// they are disk reads. Plus the storage service's and the gateway's RSS before and at peak while
+// transferring, and the CPU time each spends per GiB each way (a figure the machine's load does not
+// change, unlike the rates, when other work shares its cores).
 // Targets: at least 0.7x of dd's rate both ways; memory flat, under 100 MB.
 import { execFileSync } from 'node:child_process';
-import { createReadStream, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
@@ -14,6 +16,16 @@ import { buildStack, REF, startStack } from './stack-harness.mjs';
 const SIZE = 1024 * 1024 * 1024;
 const RUNS = 3;
 const GiB = (bytes, ms) => bytes / 1024 ** 3 / (ms / 1000);
+
+/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** CPU seconds (user and system) process `pid` has used so far. */
+function cpuSeconds(pid) {
+  // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
 
 /**
  * Empties the page cache, so a read comes from the disk, as the target ("the disk rate") means; false
@@ -90,19 +102,29 @@ export default async function storageTransfer() {
     const objectUrl = `${keys.storageUrl}/object/bench/big.bin`;
     const storagePid = stack.pidOf('storage');
     const gatewayPid = stack.pidOf('gateway');
+    const idleRss = { storage: memoryOf(storagePid).rssMb, gateway: memoryOf(gatewayPid).rssMb };
     resetPeakRss(storagePid);
     resetPeakRss(gatewayPid);
 
     const uploads = [];
     const downloads = [];
+    const cpu = { storage: { up: 0, down: 0 }, gateway: { up: 0, down: 0 } };
+    /** Runs `transfer`, adding what the storage service and the gateway spent on it to `cpu[…][way]`. */
+    const metered = async (way, transfer) => {
+      const before = { storage: cpuSeconds(storagePid), gateway: cpuSeconds(gatewayPid) };
+      const outcome = await timed(transfer);
+      cpu.storage[way] += cpuSeconds(storagePid) - before.storage;
+      cpu.gateway[way] += cpuSeconds(gatewayPid) - before.gateway;
+      return outcome;
+    };
     for (let i = 0; i < RUNS; i++) {
       // dd's source (/dev/zero) costs nothing to read: the upload's source is read into the cache first.
       execFileSync('dd', [`if=${source}`, 'of=/dev/null', 'bs=1M'], { stdio: 'pipe' });
-      const up = await timed(() => uploadFile(objectUrl, auth, source));
+      const up = await metered('up', () => uploadFile(objectUrl, auth, source));
       uploads.push(up.ms);
       // The stored file's pages are cached from the upload: the download reads from the disk, like dd's.
       dropCaches();
-      const down = await timed(() => downloadFile(objectUrl, auth));
+      const down = await metered('down', () => downloadFile(objectUrl, auth));
       if (down.result !== SIZE) throw new Error(`downloaded ${down.result} bytes, expected ${SIZE}`);
       downloads.push(down.ms);
     }
@@ -125,8 +147,14 @@ export default async function storageTransfer() {
       downloadGiBps: round(download, 3),
       uploadVsDd: round(upload / ddWrite, 2),
       downloadVsDd: round(download / ddRead, 2),
+      storageIdleRssMb: round(idleRss.storage),
       storagePeakRssMb: round(storageMemory.peakRssMb),
+      gatewayIdleRssMb: round(idleRss.gateway),
       gatewayPeakRssMb: round(gatewayMemory.peakRssMb),
+      // CPU seconds per GiB (all runs together), upload and download.
+      storageCpuSecPerGiB: { up: round(cpu.storage.up / RUNS, 2), down: round(cpu.storage.down / RUNS, 2) },
+      gatewayCpuSecPerGiB: { up: round(cpu.gateway.up / RUNS, 2), down: round(cpu.gateway.down / RUNS, 2) },
+      loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
       uploadMs: uploads.map((ms) => round(ms)),
       downloadMs: downloads.map((ms) => round(ms)),
     };
@@ -134,7 +162,9 @@ export default async function storageTransfer() {
       { what: 'upload through the gateway', 'GiB/s': result.uploadGiBps, 'dd GiB/s': result.ddWriteGiBps, 'x of dd': result.uploadVsDd, target: '>= 0.7x' },
       { what: 'download through the gateway', 'GiB/s': result.downloadGiBps, 'dd GiB/s': result.ddReadGiBps, 'x of dd': result.downloadVsDd, target: '>= 0.7x' },
     ]);
-    console.log(`peak RSS: storage ${result.storagePeakRssMb} MB, gateway ${result.gatewayPeakRssMb} MB (target flat, < 100 MB)`);
+    console.log(`RSS before → peak: storage ${result.storageIdleRssMb} → ${result.storagePeakRssMb} MB, gateway ${result.gatewayIdleRssMb} → ${result.gatewayPeakRssMb} MB (target flat, < 100 MB)`);
+    const perGiB = (way) => `storage ${result.storageCpuSecPerGiB[way]} s, gateway ${result.gatewayCpuSecPerGiB[way]} s`;
+    console.log(`CPU per GiB: upload ${perGiB('up')}; download ${perGiB('down')} (load average ${result.loadAverage.join(' ')})`);
     console.log(`results: ${writeResult('storage-transfer', result)}`);
   } finally {
     await stack.stop();

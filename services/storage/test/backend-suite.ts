@@ -45,7 +45,8 @@ export async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const md5Tag = (bytes: Buffer) => `"${createHash('md5').update(bytes).digest('hex')}"`;
+/** The quoted MD5 of `bytes`, the entity tag of a single-part upload. */
+export const md5Tag = (bytes: Buffer) => `"${createHash('md5').update(bytes).digest('hex')}"`;
 const newKey = (bucket = 'avatars') => objectStorageKey('default', bucket, randomUUID(), randomUUID());
 
 /** The behaviour every `ObjectBackend` must show; each backend's test file runs it. */

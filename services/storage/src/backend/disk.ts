@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { EntityTagger } from './entity-tag';
 import { meterBody } from './metered-body';
 import { BytesNotFoundError, type ByteRange, type ObjectBackend, type PutOptions, type StoredBytes } from './types';
 
@@ -15,7 +16,7 @@ const STREAM_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Bytes as files under `root` (by default `.data/storage`): `objects/<key>` holds the bytes and
- * `etags/<key>` the entity tag (MD5, as S3 gives for single-part uploads), in a tree of its own so no
+ * `etags/<key>` the entity tag (`EntityTagger`: an MD5 below S3's part size), in a tree of its own so no
  * key can collide with a tag file. A put or copy writes to `tmp/` and renames into place, so a reader
  * never sees a partial file. Files are never changed in place, which lets `get` stream from the file it
  * opened even when the key is replaced or deleted meanwhile.
@@ -25,13 +26,13 @@ export class DiskBackend implements ObjectBackend {
 
   async put(key: string, body: Readable, options: PutOptions): Promise<StoredBytes> {
     const target = this.paths(key);
-    const md5 = createHash('md5');
-    const metered = meterBody(body, options.maxBytes, (chunk) => md5.update(chunk));
+    const tagger = new EntityTagger();
+    const metered = meterBody(body, options.maxBytes, (chunk) => tagger.update(chunk));
     const temp = this.tempFile();
     try {
       await mkdir(path.dirname(temp), { recursive: true });
       await pipeline(metered.stream, createWriteStream(temp, { flags: 'wx', highWaterMark: STREAM_CHUNK_BYTES }));
-      const eTag = `"${md5.digest('hex')}"`;
+      const eTag = tagger.tag();
       await this.moveIntoPlace(temp, target, eTag);
       return { size: metered.bytes(), eTag };
     } catch (error) {

@@ -41,7 +41,11 @@ export interface PutOptions {
 
 export interface StoredBytes {
   size: number;
-  /** A quoted entity tag (`"…"`), stable for the same bytes at the same key. */
+  /**
+   * A quoted entity tag (`"…"`), unchanged as long as the stored bytes are: the MD5 of a body under S3's
+   * part size, the same for the same bytes; larger bodies' tags are S3's multipart tags or the disk's
+   * `EntityTagger` tags, which are not.
+   */
   eTag: string;
 }
 
