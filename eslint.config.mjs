@@ -2,6 +2,7 @@
 // The linter `npm test` runs (node scripts/run.mjs lint): TypeScript's recommended rules, React's hook
 // rules in the frontends, and the import boundaries of ARCHITECTURE.md: a remote imports only the SDK,
 // the contracts and its own files; the shell never a remote; a service only the kit and the contracts.
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -10,10 +11,25 @@ import tseslint from 'typescript-eslint';
 const UNIT_FOLDERS = '(mfe-[\\w-]+|shell|contracts|services|kit|gateway|platform|pg-meta|storage|logs|scripts|e2e|bench)';
 const intoAnotherUnit = (message) => ({ regex: `^(\\.\\./)+(.*/)?${UNIT_FOLDERS}/`, message });
 
+/**
+ * The names `@dash/shell-sdk/ui` exports (read from the file, so there is one list). Apps import them from
+ * there, bundled, not from the shared core: a remote that uses a new primitive then runs in an older shell.
+ */
+const SDK_UI_NAMES = [...readFileSync(new URL('./shell/sdk/ui.ts', import.meta.url), 'utf8').matchAll(/export \{([^}]*)\}/g)]
+  .flatMap((match) => match[1].split(','))
+  .map((name) => name.trim().replace(/^type\s+/, ''))
+  .filter(Boolean);
+const uiFromTheCore = {
+  name: '@dash/shell-sdk',
+  importNames: SDK_UI_NAMES,
+  message: 'Import UI primitives from @dash/shell-sdk/ui: they are bundled with the app, the core is shared by the shell.',
+};
+
 /** `no-restricted-imports` for a unit that may use only the listed workspace packages. */
-const boundary = (allowed, who) => [
+const boundary = (allowed, who, paths = []) => [
   'error',
   {
+    paths,
     patterns: [
       { regex: `^@dash/(?!(${allowed.map((name) => name.slice('@dash/'.length)).join("|")})(/|$))`, message: `${who} imports only ${allowed.join(', ')} and its own files.` },
       intoAnotherUnit(`${who} imports only ${allowed.join(', ')} and its own files, never another unit's source.`),
@@ -44,13 +60,16 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
-  { files: ['mfe-*/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts'], 'A remote') } },
+  { files: ['mfe-*/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts'], 'A remote', [uiFromTheCore]) } },
   // A remote's database tests (templates run on a fresh project database) may use the kit's test database.
   {
     files: ['mfe-*/test/**/*.db.test.ts'],
-    rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts', '@dash/service-kit/dist/testing'], "A remote's database test") },
+    rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts', '@dash/service-kit/dist/testing'], "A remote's database test", [uiFromTheCore]) },
   },
-  { files: ['shell/src/**/*.{ts,tsx}', 'shell/test/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts'], 'The shell') } },
+  {
+    files: ['shell/src/**/*.{ts,tsx}', 'shell/test/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts'], 'The shell', [uiFromTheCore]) },
+  },
   { files: ['shell/sdk/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/contracts'], 'The SDK') } },
   { files: ['services/kit/**/*.ts'], rules: { 'no-restricted-imports': boundary(['@dash/contracts'], 'The service kit') } },
   {

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { REF, signIn } from './stack';
 
-test('React and the other singletons are loaded once, from the shell', async ({ page }) => {
+test("React and the other singletons are loaded once, from the shell; the contracts are each app's own", async ({ page }) => {
   await signIn(page, 'owner@example.com');
   for (const area of ['editor', 'sql/new', 'auth/policies', 'storage/buckets', 'logs/edge-logs']) {
     await page.goto(`/project/${REF}/${area}`);
@@ -23,11 +23,13 @@ test('React and the other singletons are loaded once, from the shell', async ({ 
     }
     return seen;
   });
-  for (const pkg of ['react', 'react-dom', 'react-router-dom', 'react-redux', '@reduxjs/toolkit', '@dash/shell-sdk', '@dash/contracts']) {
+  for (const pkg of ['react', 'react-dom', 'react-router-dom', 'react-redux', '@reduxjs/toolkit', '@dash/shell-sdk']) {
     expect(providers[pkg], `${pkg} is shared`).toBeDefined();
     expect(providers[pkg].versions, `${pkg} has one version`).toHaveLength(1);
     expect(providers[pkg].loadedFrom, `${pkg} is loaded once, by the shell`).toEqual(['shell']);
   }
+  // The contracts are not shared: each app runs the version it was built with.
+  expect(providers['@dash/contracts']).toBeUndefined();
   // And the page holds one React: remotes rendered with the shell's hooks, or they would have thrown.
   await expect(page.getByRole('table', { name: 'API Gateway logs' })).toBeVisible();
 });

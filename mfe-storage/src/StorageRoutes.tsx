@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { NoAccess, Spinner, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { usePermission, useProjectRef } from '@dash/shell-sdk';
+import { NoAccess, Spinner } from '@dash/shell-sdk/ui';
 import { Permission } from '@dash/contracts';
 import { BucketPage } from './pages/BucketPage';
 import { BucketsPage } from './pages/BucketsPage';

@@ -1,11 +1,18 @@
 import { Permission, REMOTE_CONTRACT_VERSION, type AreaMenuSection, type RemoteModuleV2 } from '@dash/contracts';
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { TableEditorRoutes } from './TableEditorRoutes';
-import { AdvisorsRoutes, advisorsMenu } from './advisors/AdvisorsRoutes';
-import { ApiDocsRoutes } from './api-docs/ApiDocsRoutes';
-import { DatabaseRoutes } from './database/DatabaseRoutes';
+import { advisorsMenu } from './advisors/paths';
 import { PlatformMenu } from './database/PlatformMenu';
-import { COLUMN_PRIVILEGES_FLAG } from './database/pages/ColumnPrivilegesPage';
+import { COLUMN_PRIVILEGES_FLAG } from './database/flags';
+
+/*
+ * The table editor is what opens first (its grid is the remote's first screen), so it is part of the
+ * module; the other areas' pages are fetched when one of them is opened (the shell's area spinner shows
+ * meanwhile). Their menus stay here: the shell draws them before any page loads.
+ */
+const DatabaseRoutes = lazy(() => import('./database/DatabaseRoutes').then((m) => ({ default: m.DatabaseRoutes })));
+const ApiDocsRoutes = lazy(() => import('./api-docs/ApiDocsRoutes').then((m) => ({ default: m.ApiDocsRoutes })));
+const AdvisorsRoutes = lazy(() => import('./advisors/AdvisorsRoutes').then((m) => ({ default: m.AdvisorsRoutes })));
 
 /**
  * The database area's menu (spec §2 Database), in the product's sections. Only built pages are listed.

@@ -29,13 +29,13 @@ describe('parseCsv', () => {
     ]);
   });
 
-  it('understands CRLF, CR and LF line ends and skips blank lines', () => {
-    expect(parseCsv('a,b\r\n1,2\r\n\r\n3,4\r5,6\n', ',').rows).toEqual([
+  it('understands CRLF, CR and LF line ends (one kind per file, as COPY reads them) and skips blank lines', () => {
+    const rows = [
       ['a', 'b'],
       ['1', '2'],
       ['3', '4'],
-      ['5', '6'],
-    ]);
+    ];
+    for (const end of ['\r\n', '\r', '\n']) expect(parseCsv(`a,b${end}1,2${end}${end}3,4${end}`, ',').rows).toEqual(rows);
   });
 
   it('uses the given delimiter', () => {
@@ -58,6 +58,7 @@ describe('parseCsv', () => {
     expect(parseCsv('a,b\n1,2\n3,"unfinished', ',', { complete: false })).toEqual({ rows: [['a', 'b'], ['1', '2']], partial: true });
     expect(parseCsv('a,b\n1,"multi\nline', ',', { complete: false }).rows).toEqual([['a', 'b']]);
     expect(parseCsv('a,b\n1,2\n', ',', { complete: false }).rows).toEqual([['a', 'b'], ['1', '2']]);
+    expect(parseCsv('a,b\n1,"cut inside quotes\n', ',', { complete: false }).rows).toEqual([['a', 'b']]);
   });
 
   it('reads back any table written as CSV', () => {

@@ -236,7 +236,7 @@ describe('creating and changing tables from the entity list', () => {
     renderArea(TableEditorRoutes, { mount: 'editor', url });
     await screen.findByText('countries');
     await userEvent.click(screen.getByRole('button', { name: 'New table' }));
-    const panel = screen.getByRole('dialog', { name: 'Create a new table under public' });
+    const panel = await screen.findByRole('dialog', { name: 'Create a new table under public' });
     await userEvent.type(within(panel).getByRole('textbox', { name: 'Name' }), 'posts');
     await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
 
@@ -252,7 +252,7 @@ describe('creating and changing tables from the entity list', () => {
     await screen.findByText('countries');
     await userEvent.click(screen.getByRole('button', { name: 'New table' }));
     await userEvent.click(screen.getByRole('button', { name: 'Import data from a CSV file instead' }));
-    expect(screen.getByRole('dialog', { name: 'Import a CSV file as a new table in public' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Import a CSV file as a new table in public' })).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Create a new table under public' })).toBeNull();
   });
 

@@ -92,7 +92,7 @@ describe('row panel: concurrent editors', () => {
   const editRow = async (row: number) => {
     fireEvent.contextMenu(cell('name', row));
     await userEvent.click(within(screen.getByRole('menu', { name: 'Row actions' })).getByRole('menuitem', { name: 'Edit row' }));
-    return screen.getByRole('dialog', { name: 'Update row from countries' });
+    return screen.findByRole('dialog', { name: 'Update row from countries' });
   };
 
   it('sends every value it showed as the basis; a cut one only once loaded in full', async () => {

@@ -361,7 +361,7 @@ describe('grid: row panel and context menu', () => {
     const { fetchMock } = await openGrid('owner', { [INSERT]: { status: 201, body: { row: countryRow(9) } } });
     await userEvent.click(screen.getByRole('button', { name: 'Insert' }));
     await userEvent.click(screen.getByRole('menuitem', { name: /Insert row/ }));
-    const panel = screen.getByRole('dialog', { name: 'Insert a new row into countries' });
+    const panel = await screen.findByRole('dialog', { name: 'Insert a new row into countries' });
     expect(within(panel).getByLabelText(/^active/).textContent).toContain('Default: true');
     expect((within(panel).getByLabelText(/^founded/) as HTMLInputElement).getAttribute('aria-describedby')).toBeTruthy();
     expect(panel.textContent).toContain(Messages.timestamptzHint);
@@ -444,7 +444,7 @@ describe('grid: the row panel keeps every value whole', () => {
   const editRow = async (row: number) => {
     fireEvent.contextMenu(cell('name', row));
     await userEvent.click(within(screen.getByRole('menu', { name: 'Row actions' })).getByRole('menuitem', { name: 'Edit row' }));
-    return screen.getByRole('dialog', { name: 'Update row from countries' });
+    return screen.findByRole('dialog', { name: 'Update row from countries' });
   };
 
   it('loads a cut value in full before its field can be edited, and never writes the cut text back', async () => {
@@ -589,7 +589,7 @@ describe('grid: JSON null and SQL NULL', () => {
     const editRow = async (row: number) => {
       fireEvent.contextMenu(cell('name', row));
       await userEvent.click(within(screen.getByRole('menu', { name: 'Row actions' })).getByRole('menuitem', { name: 'Edit row' }));
-      return screen.getByRole('dialog', { name: 'Update row from countries' });
+      return screen.findByRole('dialog', { name: 'Update row from countries' });
     };
     let panel = await editRow(0);
     expect((within(panel).getByLabelText(/^data/) as HTMLTextAreaElement).value).toBe('null');

@@ -205,7 +205,7 @@ describe('grid: empty states', () => {
     expect(await screen.findByText(Messages.tableEmpty)).toBeTruthy();
     expect(screen.getByText(Messages.records(0))).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: Messages.importViaCsv }));
-    expect(screen.getByRole('dialog', { name: 'Import data into countries' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Import data into countries' })).toBeTruthy();
   });
 
   it('offers no import to read-only members', async () => {
@@ -296,7 +296,7 @@ describe('grid: permissions', () => {
     const menu = screen.getByRole('menu', { name: 'Insert' });
     expect(within(menu).getAllByRole('menuitem').map((i) => i.firstChild?.textContent)).toEqual(['Insert row', 'Insert column', 'Import data from CSV']);
     await userEvent.click(within(menu).getByRole('menuitem', { name: /Insert column/ }));
-    expect(screen.getByRole('dialog', { name: 'Add new column to countries' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Add new column to countries' })).toBeTruthy();
   });
 });
 
@@ -602,7 +602,7 @@ describe('grid: column types', () => {
     expect(header.querySelector('.te-col-header__format')?.textContent).toBe('text[]');
     await userEvent.click(screen.getByRole('button', { name: 'Insert' }));
     await userEvent.click(screen.getByRole('menuitem', { name: /Insert row/ }));
-    const panel = screen.getByRole('dialog', { name: 'Insert a new row into countries' });
+    const panel = await screen.findByRole('dialog', { name: 'Insert a new row into countries' });
     expect(within(panel).getByLabelText(/^tags/).closest('.dash-field')!.querySelector('.te-row-panel__format')?.textContent).toBe('text[]');
     expect(panel.textContent).not.toContain('_text');
   });

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { platformRoutes, REMOTE_CONTRACT_VERSION, type RegistryRemote } from '@dash/contracts';
+import { precompressFolder } from '@dash/service-kit';
 import { dataDir, findRemote, ports, REMOTES, ROOT, type RemoteDeployment } from './layout';
 import { callPlatform } from './platform-client';
 
@@ -15,9 +16,8 @@ function listFiles(dir: string, prefix = ''): string[] {
 }
 
 /** A build's version: the package version plus a hash of every file, so the same build gets the same version. */
-export function buildVersion(remote: RemoteDeployment): string {
-  const dist = path.join(ROOT, remote.folder, 'dist');
-  if (!existsSync(path.join(dist, 'mf-manifest.json'))) throw new Error(`${remote.folder} is not built (no dist/mf-manifest.json)`);
+export function buildVersion(remote: RemoteDeployment, dist = path.join(ROOT, remote.folder, 'dist')): string {
+  if (!existsSync(path.join(dist, 'mf-manifest.json'))) throw new Error(`${dist} holds no build of ${remote.folder} (no mf-manifest.json)`);
   const hash = createHash('sha256');
   for (const file of listFiles(dist)) hash.update(file).update('\0').update(readFileSync(path.join(dist, file)));
   const pkg = JSON.parse(readFileSync(path.join(ROOT, remote.folder, 'package.json'), 'utf8')) as { version: string };
@@ -34,16 +34,18 @@ export function buildRemote(remote: RemoteDeployment): void {
 }
 
 /**
- * Copies the current build into its own immutable versioned folder (kept if it exists) and makes it the
- * active version in the registry. The next page load uses it; the shell is not rebuilt or restarted.
+ * Copies the current build into its own immutable versioned folder (kept if it exists), with the Brotli
+ * and gzip copies its static server sends, and makes it the active version in the registry. The next
+ * page load uses it; the shell is not rebuilt or restarted.
  */
-export async function publish(remote: RemoteDeployment): Promise<RegistryRemote> {
-  const version = buildVersion(remote);
+export async function publish(remote: RemoteDeployment, dist = path.join(ROOT, remote.folder, 'dist')): Promise<RegistryRemote> {
+  const version = buildVersion(remote, dist);
   const target = path.join(remotesDir(), remote.name, version);
   if (!existsSync(target)) {
     const staging = `${target}.partial-${process.pid}`;
     mkdirSync(path.dirname(target), { recursive: true });
-    cpSync(path.join(ROOT, remote.folder, 'dist'), staging, { recursive: true });
+    cpSync(dist, staging, { recursive: true });
+    precompressFolder(staging);
     renameSync(staging, target); // a folder appears whole or not at all
   }
   const entry: RegistryRemote = {
@@ -82,10 +84,13 @@ export async function remoteCommand(args: string[]): Promise<void> {
     case 'list':
       return list();
     case 'publish': {
-      if (!name) throw new Error('usage: npm run remote -- publish <remote> [--no-build]');
+      if (!name) throw new Error('usage: npm run remote -- publish <remote> [--no-build] [--from <dist folder>]');
       const remote = findRemote(name);
-      if (!flags.includes('--no-build')) buildRemote(remote);
-      const published = await publish(remote);
+      // --from publishes a build made elsewhere (another checkout, a release artifact) as this remote.
+      const from = flags.includes('--from') ? flags[flags.indexOf('--from') + 1] : undefined;
+      if (flags.includes('--from') && !from) throw new Error('--from needs the folder of a build');
+      if (!from && !flags.includes('--no-build')) buildRemote(remote);
+      const published = await publish(remote, from ? path.resolve(from) : undefined);
       console.log(`Published ${published.name} ${published.version}\n  ${published.entry}`);
       return;
     }
@@ -106,7 +111,7 @@ export async function remoteCommand(args: string[]): Promise<void> {
       return;
     }
     default:
-      throw new Error('usage: npm run remote -- list | publish <remote> [--no-build] | rollback <remote> | prune');
+      throw new Error('usage: npm run remote -- list | publish <remote> [--no-build] [--from <dist folder>] | rollback <remote> | prune');
   }
 }
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureDatabase, startEmbeddedPostgres, withDatabase, type EmbeddedServer } from '@dash/service-kit';
+import { ensureDatabase, precompressFolder, startEmbeddedPostgres, withDatabase, type EmbeddedServer } from '@dash/service-kit';
 import { dataDir, ports, readSavedPort, REMOTES, ROOT } from './layout';
 import { loadSecrets } from './secrets';
 import { publishNewBuilds, remotesDir } from './remotes';
@@ -184,13 +184,17 @@ async function main() {
   }
   await publishNewBuilds();
 
+  // The shell's build is compressed here, once per build (unchanged files keep their copies), as each
+  // remote version is when it is published; the gateway sends the copies and ignores stale ones.
+  const shellDir = path.join(ROOT, 'shell', 'dist');
+  if (existsSync(shellDir)) precompressFolder(shellDir);
   service('gateway', {
     PORT: String(p.gateway),
     DASH_PLATFORM_URL: serviceUrl('platform'),
     DASH_PG_META_URL: serviceUrl('pg-meta'),
     DASH_STORAGE_URL: serviceUrl('storage'),
     DASH_LOGS_URL: serviceUrl('logs'),
-    DASH_SHELL_DIR: path.join(ROOT, 'shell', 'dist'),
+    DASH_SHELL_DIR: shellDir,
   });
   await waitForHealth('gateway', `http://127.0.0.1:${p.gateway}/health`);
 

@@ -1,11 +1,13 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, statSync, type Stats } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { chooseRepresentation, contentTypeFor, isPrecompressedCopy } from '@dash/service-kit';
 
 /**
  * A remote's own static server, as if it were deployed on another origin: serves `<root>/<version>/...`
  * with CORS for the shell's origin. Versioned folders never change, so files are cached for a year;
- * a missing version is a 404.
+ * a missing version is a 404. Each file is sent as its Brotli or gzip copy (made when the version was
+ * published) when the browser accepts one; the copies themselves are not addressable.
  */
 const [root, portText] = process.argv.slice(2);
 if (!root || !portText) {
@@ -13,17 +15,6 @@ if (!root || !portText) {
   process.exit(2);
 }
 const base = path.resolve(root);
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
 
 const server = http.createServer((req, res) => {
   res.setHeader('access-control-allow-origin', '*');
@@ -37,21 +28,23 @@ const server = http.createServer((req, res) => {
   }
   const file = path.resolve(base, `.${pathname}`);
   if (!file.startsWith(base + path.sep)) return void res.writeHead(404).end();
-  let size: number;
+  let stat: Stats;
   try {
-    const stat = statSync(file);
-    if (!stat.isFile()) throw new Error('not a file');
-    size = stat.size;
+    stat = statSync(file);
+    if (!stat.isFile() || isPrecompressedCopy(file)) throw new Error('not a servable file');
   } catch {
     return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
   }
+  const chosen = chooseRepresentation(file, stat, req.headers['accept-encoding']);
   res.writeHead(200, {
-    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-    'content-length': size,
+    'content-type': contentTypeFor(file),
+    'content-length': chosen.stat.size,
     'cache-control': 'public, max-age=31536000, immutable',
+    vary: 'accept-encoding',
+    ...(chosen.coding === 'identity' ? {} : { 'content-encoding': chosen.coding }),
   });
   if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
+  createReadStream(chosen.file).pipe(res);
 });
 
 server.listen(Number(portText), '127.0.0.1');

@@ -6,8 +6,15 @@ const webpack = require('webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 
-/** Singletons shared by every app on the page. A trailing slash shares the package's subpaths too. */
-const SHARED = [
+/**
+ * What the apps on a page share. Only what must be one instance is a singleton: React, the router, the
+ * store and the SDK's core (`baseApi`, the root reducer, the toast and confirm contexts). `@dash/contracts`
+ * is data and pure functions: each app bundles the version it was built with (its ES module build,
+ * tree-shaken), so a remote never depends on the shell having new contract exports. TypeBox is shared
+ * without being a singleton: apps built with the same version load it once, a different version brings
+ * its own copy. A trailing slash shares the package's subpaths too.
+ */
+const SINGLETONS = [
   'react',
   'react/',
   'react-dom',
@@ -18,8 +25,45 @@ const SHARED = [
   '@reduxjs/toolkit',
   '@reduxjs/toolkit/',
   '@dash/shell-sdk',
-  '@dash/contracts',
 ];
+const SHARED_COPIES = ['@sinclair/typebox'];
+const SHARED = [...SINGLETONS, ...SHARED_COPIES];
+
+/**
+ * The SDK core range an app needs: what its package.json declares for `@dash/shell-sdk` (a caret range
+ * such as `^1.1.0`). It goes into the remote's mf-manifest.json, where the shell reads it before loading
+ * the remote (shell/src/federation/compatibility.ts).
+ * @param {string} dir
+ */
+function sdkRange(dir) {
+  const own = require(path.join(dir, 'package.json'));
+  const declared = own.dependencies?.['@dash/shell-sdk'];
+  if (own.name === '@dash/shell-sdk' || !declared) return undefined;
+  if (!/^\^\d+\.\d+\.\d+$/.test(declared)) {
+    throw new Error(`${own.name}: declare @dash/shell-sdk as a caret range (^major.minor.patch), not "${declared}"`);
+  }
+  return declared;
+}
+
+/**
+ * The installed version of a package as `dir` resolves it. Packages whose `exports` hide package.json
+ * (TypeBox) are found by walking up from their entry point.
+ * @param {string} pkg
+ * @param {string} dir
+ */
+function installedVersion(pkg, dir) {
+  let folder = path.dirname(require.resolve(pkg, { paths: [dir] }));
+  for (;;) {
+    const candidate = path.join(folder, 'package.json');
+    if (fs.existsSync(candidate)) {
+      const json = JSON.parse(fs.readFileSync(candidate, 'utf8'));
+      if (json.name === pkg) return json.version;
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder) throw new Error(`cannot find the package.json of ${pkg} from ${dir}`);
+    folder = parent;
+  }
+}
 
 /** @param {string} dir */
 function sharedConfig(dir) {
@@ -27,11 +71,12 @@ function sharedConfig(dir) {
   const shared = {};
   for (const key of SHARED) {
     const pkg = key.replace(/\/$/, '');
-    const version = require(require.resolve(`${pkg}/package.json`, { paths: [dir] })).version;
+    const version = installedVersion(pkg, dir);
     const major = version.split('.')[0];
+    const singleton = SINGLETONS.includes(key);
     shared[key] = {
-      singleton: true,
-      requiredVersion: `^${major}.0.0`,
+      singleton,
+      requiredVersion: (pkg === '@dash/shell-sdk' && sdkRange(dir)) || (singleton ? `^${major}.0.0` : version),
       // Two Reacts on a page break hooks: refuse a mismatched major rather than load a second copy.
       strictVersion: pkg === 'react' || pkg === 'react-dom',
     };
@@ -135,4 +180,4 @@ function htmlTemplate(title) {
 </html>`;
 }
 
-module.exports = { federatedConfig, SHARED };
+module.exports = { federatedConfig, sharedConfig };

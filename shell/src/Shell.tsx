@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Provider } from 'react-redux';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
-import { ConfirmProvider, Spinner, Toaster } from '@dash/shell-sdk';
+import { ConfirmProvider, Toaster } from '@dash/shell-sdk';
+import { Spinner } from '@dash/shell-sdk/ui';
 import type { Registry } from '@dash/contracts';
 import { FullPageError } from './errors/FullPageError';
 import { RegistryProvider } from './registry/context';

@@ -3,7 +3,7 @@ import { AccountMessages, ServiceMessages, type AccessToken, type Profile } from
 import { resolveTheme } from '../src/account/ThemeSync';
 import { cleanupApi, dashConfig, json, mockFetch, project, renderShell, signedInApi, user } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 
 const noSession = () => json(401, { statusCode: 401, error: 'Unauthorized', message: ServiceMessages.signInRequired });
 const profile = (overrides: Partial<Profile> = {}): Profile => ({ ...user, theme: 'system', ...overrides });

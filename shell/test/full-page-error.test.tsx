@@ -4,7 +4,7 @@ import { FullPageError } from '../src/errors/FullPageError';
 import { mailtoHref } from '../src/pages/SupportPage';
 import { cleanupApi, mockFetch, renderShell } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 
 let shell: ReturnType<typeof renderShell> | undefined;
 afterEach(async () => {

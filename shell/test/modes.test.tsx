@@ -3,7 +3,7 @@ import { INCIDENT_BANNER_TEXT } from '@dash/contracts';
 import { loadRemote } from '../src/federation/loader';
 import { cleanupApi, dashConfig, flagsOff, json, project, renderShell, signedInApi } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 
 let shell: ReturnType<typeof renderShell> | undefined;
 afterEach(async () => {

@@ -12,7 +12,7 @@ import {
 import { orgMenu } from '../src/org/org-menu';
 import { cleanupApi, dashConfig, json, mockFetch, project, renderShell, signedInApi, user } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 
 let shell: ReturnType<typeof renderShell> | undefined;
 afterEach(async () => {

@@ -20,7 +20,7 @@ import { ProjectStatusBanner } from '../src/projects/ProjectStatusBanner';
 import { createShellStore } from '../src/store';
 import { cleanupApi, json, mockFetch, project, renderShell, signedInApi } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 
 const REF = project.ref;
 const acme: Organization = { id: 1, slug: 'acme', name: 'Acme Corp', role: 'owner' };

@@ -4,7 +4,7 @@ import { loadRegistry } from '../src/registry/load';
 import { registerRemotes } from '../src/federation/loader';
 import { cleanupApi, json, mockFetch, registry, renderShell } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 
 function rejection(candidate: unknown): RegistryError {
   try {

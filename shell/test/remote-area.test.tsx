@@ -1,12 +1,16 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
-import { loadRemote, registerRemotes } from '../src/federation/loader';
+import { SDK_VERSION } from '@dash/shell-sdk';
+import { loadManifest, loadRemote, registerRemotes } from '../src/federation/loader';
 import { clearRemoteModuleCache } from '../src/federation/remoteModules';
 import { cleanupApi, json, project, registry, remote, renderShell, signedInApi } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 
 const mockedLoadRemote = loadRemote as jest.MockedFunction<typeof loadRemote>;
+const mockedLoadManifest = loadManifest as jest.MockedFunction<typeof loadManifest>;
+/** A Module Federation manifest whose remote declares `range` for the SDK core. */
+const manifestNeeding = (range: string) => ({ name: 'mfe_table_editor', shared: [{ name: '@dash/shell-sdk', requiredVersion: range, singleton: true }] });
 
 function TableEditorRoutes() {
   const { ref } = useParams();
@@ -32,7 +36,7 @@ beforeEach(() => {
   const original = console.error;
   jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     const text = args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(' ');
-    if (/RemoteLoadError|RemoteContractError|reading "columns"|The above error occurred/.test(text)) return;
+    if (/RemoteLoadError|RemoteContractError|RemoteNeedsNewerShellError|reading "columns"|The above error occurred/.test(text)) return;
     original(...args);
   });
 });
@@ -186,6 +190,33 @@ describe('RemoteArea', () => {
     expect(message).toContain('name is mfe_other, the registry says mfe_table_editor');
     expect(message).toContain('routes is not a React component');
     expect(within(panel).getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it("does not run a remote built for a newer SDK core: the panel says it needs a newer dashboard, without Retry", async () => {
+    const [major, minor] = SDK_VERSION.split('.').map(Number);
+    mockedLoadManifest.mockResolvedValue(manifestNeeding(`^${major}.${minor! + 1}.0`));
+    shell = renderShell(`/project/${project.ref}/editor`);
+
+    const panel = await screen.findByRole('alert');
+    expect(within(panel).getByText('Table Editor needs a newer dashboard')).toBeTruthy();
+    expect(
+      within(panel).getByText(
+        `This area was built for dashboard SDK ^${major}.${minor! + 1}.0; this dashboard provides ${SDK_VERSION}. It will open after the dashboard is updated: reload the page then.`,
+      ),
+    ).toBeTruthy();
+    expect(within(panel).queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(mockedLoadManifest).toHaveBeenCalledWith(registry.remotes[0]!.entry);
+    expect(mockedLoadRemote).not.toHaveBeenCalled();
+    // The menu still works around it.
+    expect(screen.getByRole('link', { name: 'Logs' })).toBeTruthy();
+  });
+
+  it('runs a remote whose SDK range this shell satisfies (older remotes included)', async () => {
+    mockedLoadManifest.mockResolvedValue(manifestNeeding(`^${SDK_VERSION.split('.')[0]}.0.0`));
+    mockedLoadRemote.mockResolvedValue(goodModule());
+    shell = renderShell(`/project/${project.ref}/editor`);
+    expect(await screen.findByText(`Tables of ${project.ref}`)).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('does not run a remote the registry lists for another contract version', async () => {

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { cleanupApi, mockFetch, renderShell } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 // A shell page that crashes while rendering.
 jest.mock('../src/pages/LegalPages', () => ({
   TermsPage: () => {

@@ -3,7 +3,7 @@ import { ServiceMessages } from '@dash/contracts';
 import { TESTIMONIALS } from '../src/pages/testimonials';
 import { cleanupApi, dashConfig, json, mockFetch, project, renderShell, user } from './helpers';
 
-jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+jest.mock('../src/federation/loader', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn(), loadManifest: jest.fn() }));
 
 const noSession = () => json(401, { statusCode: 401, error: 'Unauthorized', message: ServiceMessages.signInRequired });
 

@@ -1,24 +1,18 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
 import { warehouseRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 /** A project's event collections, and its warehouse tenant (presence and ingest limits). */
 const collectionsTag = (ref: string) => ({ type: 'Logs' as const, id: `collections:${ref}` });
 
-export const collectionsApi = baseApi.injectEndpoints({
+export const collectionsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Logs'] }).injectEndpoints({
   endpoints: (build) => ({
-    warehouseTenant: build.query<RouteReply<typeof warehouseRoutes.tenant>, { ref: string }>({
-      query: ({ ref }) => routeRequest(warehouseRoutes.tenant, { params: { ref } }),
+    warehouseTenant: routeQuery(build, warehouseRoutes.tenant, {
       // The spec's tenant cache: never stale, kept 2 hours.
       keepUnusedDataFor: 2 * 60 * 60,
     }),
-    collections: build.query<RouteReply<typeof warehouseRoutes.listCollections>, { ref: string }>({
-      query: ({ ref }) => routeRequest(warehouseRoutes.listCollections, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [collectionsTag(ref)],
-    }),
-    createCollection: build.mutation<RouteReply<typeof warehouseRoutes.createCollection>, { ref: string } & RouteBody<typeof warehouseRoutes.createCollection>>({
-      query: ({ ref, ...body }) => routeRequest(warehouseRoutes.createCollection, { params: { ref }, body }),
-      invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)],
-    }),
+    collections: routeQuery(build, warehouseRoutes.listCollections, { providesTags: (_r, _e, { ref }) => [collectionsTag(ref)] }),
+    createCollection: routeMutation(build, warehouseRoutes.createCollection, { invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)] }),
     updateCollection: build.mutation<
       RouteReply<typeof warehouseRoutes.updateCollection>,
       { ref: string; token: string } & RouteBody<typeof warehouseRoutes.updateCollection>
@@ -26,11 +20,9 @@ export const collectionsApi = baseApi.injectEndpoints({
       query: ({ ref, token, ...body }) => routeRequest(warehouseRoutes.updateCollection, { params: { ref, token }, body }),
       invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)],
     }),
-    deleteCollection: build.mutation<RouteReply<typeof warehouseRoutes.deleteCollection>, { ref: string; token: string }>({
-      query: ({ ref, token }) => routeRequest(warehouseRoutes.deleteCollection, { params: { ref, token } }),
-      invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)],
-    }),
+    deleteCollection: routeMutation(build, warehouseRoutes.deleteCollection, { invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useWarehouseTenantQuery, useCollectionsQuery, useCreateCollectionMutation, useUpdateCollectionMutation, useDeleteCollectionMutation } = collectionsApi;

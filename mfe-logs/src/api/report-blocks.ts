@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { contentRoutes, sqlEditorRoutes, type QueryRun, type RouteReply, type SqlSnippet } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -7,7 +8,7 @@ type Ref = { ref: string };
  * What a custom report's blocks show: the project's saved SQL snippets (the SQL editor's content store)
  * and a snippet's result, run through the SQL editor's run route as the member's role, read-only.
  */
-export const reportBlocksApi = baseApi.injectEndpoints({
+export const reportBlocksApi = baseApi.enhanceEndpoints({ addTagTypes: ['Snippets'] }).injectEndpoints({
   endpoints: (build) => ({
     reportSnippets: build.query<SqlSnippet[], Ref>({
       query: ({ ref }) => routeRequest(contentRoutes.listSnippets, { params: { ref } }),
@@ -19,6 +20,7 @@ export const reportBlocksApi = baseApi.injectEndpoints({
       query: ({ ref, sql }) => routeRequest(sqlEditorRoutes.run, { params: { ref }, body: { query: sql, readOnly: true } }),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useReportSnippetsQuery, useReportBlockResultQuery } = reportBlocksApi;

@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import {
   logTimeRangeToQuery,
   reportRoutes,
@@ -11,12 +12,11 @@ import {
 type Ref = { ref: string };
 type ReportArg = Ref & { id: string };
 
-const api = baseApi.enhanceEndpoints({ addTagTypes: ['Reports'] });
 const listTag = (ref: string) => ({ type: 'Reports' as const, id: `${ref}:list` });
 const reportTag = (ref: string, id: string) => ({ type: 'Reports' as const, id: `${ref}:${id}` });
 
 /** The built-in reports (logs service and pg-meta) and the project's custom reports (platform content store). */
-export const reportsApi = api.injectEndpoints({
+export const reportsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Reports'] }).injectEndpoints({
   endpoints: (build) => ({
     apiOverviewReport: build.query<RouteReply<typeof reportRoutes.apiOverview>, Ref & { range: LogTimeRange }>({
       query: ({ ref, range }) => routeRequest(reportRoutes.apiOverview, { params: { ref }, query: logTimeRangeToQuery(range) }),
@@ -24,9 +24,7 @@ export const reportsApi = api.injectEndpoints({
     storageReport: build.query<RouteReply<typeof reportRoutes.storage>, Ref & { range: LogTimeRange }>({
       query: ({ ref, range }) => routeRequest(reportRoutes.storage, { params: { ref }, query: logTimeRangeToQuery(range) }),
     }),
-    databaseReport: build.query<RouteReply<typeof reportRoutes.database>, Ref>({
-      query: ({ ref }) => routeRequest(reportRoutes.database, { params: { ref } }),
-    }),
+    databaseReport: routeQuery(build, reportRoutes.database),
     listReports: build.query<CustomReport[], Ref>({
       query: ({ ref }) => routeRequest(reportRoutes.listReports, { params: { ref } }),
       transformResponse: (reply: RouteReply<typeof reportRoutes.listReports>) => reply.data,
@@ -62,6 +60,7 @@ export const reportsApi = api.injectEndpoints({
       invalidatesTags: (_r, _e, { ref }) => [listTag(ref)],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const {

@@ -1,27 +1,20 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { warehouseRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
+import { warehouseRoutes, type RouteReply } from '@dash/contracts';
 
 const tokensTag = (ref: string) => ({ type: 'Logs' as const, id: `warehouse-tokens:${ref}` });
 
 /** A project's warehouse access tokens (ingest credentials); the secret comes back once, from create. */
-export const warehouseTokensApi = baseApi.injectEndpoints({
+export const warehouseTokensApi = baseApi.enhanceEndpoints({ addTagTypes: ['Logs'] }).injectEndpoints({
   endpoints: (build) => ({
-    warehouseAccessTokens: build.query<RouteReply<typeof warehouseRoutes.listAccessTokens>, { ref: string }>({
-      query: ({ ref }) => routeRequest(warehouseRoutes.listAccessTokens, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [tokensTag(ref)],
-    }),
-    createWarehouseAccessToken: build.mutation<
-      RouteReply<typeof warehouseRoutes.createAccessToken>,
-      { ref: string } & RouteBody<typeof warehouseRoutes.createAccessToken>
-    >({
-      query: ({ ref, ...body }) => routeRequest(warehouseRoutes.createAccessToken, { params: { ref }, body }),
-      invalidatesTags: (_r, _e, { ref }) => [tokensTag(ref)],
-    }),
+    warehouseAccessTokens: routeQuery(build, warehouseRoutes.listAccessTokens, { providesTags: (_r, _e, { ref }) => [tokensTag(ref)] }),
+    createWarehouseAccessToken: routeMutation(build, warehouseRoutes.createAccessToken, { invalidatesTags: (_r, _e, { ref }) => [tokensTag(ref)] }),
     deleteWarehouseAccessToken: build.mutation<RouteReply<typeof warehouseRoutes.deleteAccessToken>, { ref: string; id: string }>({
       query: ({ ref, id }) => routeRequest(warehouseRoutes.deleteAccessToken, { params: { ref, token: id } }),
       invalidatesTags: (_r, _e, { ref }) => [tokensTag(ref)],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useWarehouseAccessTokensQuery, useCreateWarehouseAccessTokenMutation, useDeleteWarehouseAccessTokenMutation } = warehouseTokensApi;

@@ -1,20 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import {
-  Button,
-  EmptyState,
-  errorMessage,
-  InlineError,
-  Modal,
-  ModalActions,
-  PageHeader,
-  Spinner,
-  TextField,
-  useConfirm,
-  useFeatureFlag,
-  usePermission,
-  useProjectRef,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useFeatureFlag, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, InlineError, Modal, ModalActions, PageHeader, Spinner, TextField } from '@dash/shell-sdk/ui';
 import { Permission, WAREHOUSE_TOKEN_DESCRIPTION_MAX_CHARS, WarehouseMessages, type WarehouseAccessToken } from '@dash/contracts';
 import {
   useCreateWarehouseAccessTokenMutation,

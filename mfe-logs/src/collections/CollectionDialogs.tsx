@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useMatch, useNavigate, useParams } from 'react-router-dom';
-import { errorMessage, Modal, ModalActions, TextField, useToast } from '@dash/shell-sdk';
+import { errorMessage, useToast } from '@dash/shell-sdk';
+import { Modal, ModalActions, TextField } from '@dash/shell-sdk/ui';
 import { WAREHOUSE_NAME_MAX_CHARS, WarehouseMessages, type EventCollection } from '@dash/contracts';
 import { useCreateCollectionMutation, useDeleteCollectionMutation, useUpdateCollectionMutation } from '../api/collections';
 

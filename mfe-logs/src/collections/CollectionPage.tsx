@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { Button, EmptyState, PageHeader, Spinner, useFeatureFlag, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { useFeatureFlag, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { collectionCurlExamples, collectionEventsSql, Permission, type EventCollection } from '@dash/contracts';
 import { useCollectionsQuery, useWarehouseTenantQuery } from '../api/collections';
 import { ExplorerWorkbench } from '../explorer/ExplorerWorkbench';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
-import { MenuButton, Spinner, useFeatureFlag, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { useFeatureFlag, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { MenuButton, Spinner } from '@dash/shell-sdk/ui';
 import { Permission, type EventCollection } from '@dash/contracts';
 import { useCollectionsQuery } from '../api/collections';
 import { collectionPath, CreateCollectionDialog, DeleteCollectionDialog, RenameCollectionDialog } from './CollectionDialogs';

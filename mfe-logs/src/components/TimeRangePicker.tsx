@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { LOG_TIME_RANGE_PRESETS, resolveLogTimeRange, type LogTimeRange } from '@dash/contracts';
 
 const CUSTOM = 'custom';

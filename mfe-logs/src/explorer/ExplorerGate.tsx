@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { NoAccess, Spinner, usePermission } from '@dash/shell-sdk';
+import { usePermission } from '@dash/shell-sdk';
+import { NoAccess, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, Permission } from '@dash/contracts';
 
 /** The explorer's pages need analytics read; without it, the spec's notice. */

@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router-dom';
-import { PageHeader } from '@dash/shell-sdk';
+import { PageHeader } from '@dash/shell-sdk/ui';
 import { ExplorerWorkbench } from './ExplorerWorkbench';
 import { ExplorerGate } from './ExplorerGate';
 import { SaveQueryButton } from './SaveQueryButton';

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button, EmptyState, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Button, EmptyState } from '@dash/shell-sdk/ui';
 import { DEFAULT_LOG_TIME_RANGE, Messages, plural, type ExplorerQueryResult, type LogTimeRange } from '@dash/contracts';
 import { useRunLogQueryMutation } from '../api/explorer';
 import { TimeRangePicker } from '../components/TimeRangePicker';

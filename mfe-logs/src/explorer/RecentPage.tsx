@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { Button, EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { useRecentLogQueriesQuery } from '../api/explorer';
 import { ExplorerGate } from './ExplorerGate';
 import { explorerPath, type ExplorerOpen } from './paths';

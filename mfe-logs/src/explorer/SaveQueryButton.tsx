@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Modal, ModalActions, TextField, errorMessage, useDashConfig, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useDashConfig, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, Modal, ModalActions, TextField } from '@dash/shell-sdk/ui';
 import { Messages, Permission, SavedLogQueryMessages } from '@dash/contracts';
 import { useCreateSavedLogQueryMutation, useUpdateSavedLogQueryMutation } from '../api/explorer-saved';
 

@@ -1,21 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import {
-  Button,
-  EmptyState,
-  ErrorPanel,
-  Modal,
-  ModalActions,
-  PageHeader,
-  Spinner,
-  TextField,
-  errorMessage,
-  useConfirm,
-  useDashConfig,
-  usePermission,
-  useProjectRef,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useDashConfig, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, Modal, ModalActions, PageHeader, Spinner, TextField } from '@dash/shell-sdk/ui';
 import { Messages, Permission, SavedLogQueryMessages, type SavedLogQuery } from '@dash/contracts';
 import { useDeleteSavedLogQueryMutation, useSavedLogQueriesQuery, useUpdateSavedLogQueryMutation } from '../api/explorer-saved';
 import { ExplorerGate } from './ExplorerGate';

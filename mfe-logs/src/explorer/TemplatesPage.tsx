@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { Button, PageHeader, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Button, PageHeader } from '@dash/shell-sdk/ui';
 import { LOG_QUERY_TEMPLATES } from '@dash/contracts';
 import { ExplorerGate } from './ExplorerGate';
 import { explorerPath, type ExplorerOpen } from './paths';

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Modal, ModalActions, SelectField, Spinner, InlineError, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Modal, ModalActions, SelectField, Spinner, InlineError } from '@dash/shell-sdk/ui';
 import type { ReportBlock } from '@dash/contracts';
 import { useReportBlockResultQuery, useReportSnippetsQuery } from '../api/report-blocks';
 import { blockResult } from './report-blocks';

@@ -1,4 +1,5 @@
-import { InlineError, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { InlineError, Spinner } from '@dash/shell-sdk/ui';
 import type { ReportBlock, SqlSnippet } from '@dash/contracts';
 import { useReportBlockResultQuery } from '../api/report-blocks';
 import { SeriesChart } from './charts';

@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import { Field, Form } from 'react-final-form';
 import { useNavigate } from 'react-router-dom';
-import { Modal, ModalActions, errorMessage, shownError, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Modal, ModalActions, shownError } from '@dash/shell-sdk/ui';
 import { NEW_REPORT_CONTENT, ReportMessages } from '@dash/contracts';
 import { useCreateReportMutation } from '../api/reports';
 import { customReportPath } from './paths';

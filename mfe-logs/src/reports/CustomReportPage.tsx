@@ -1,21 +1,8 @@
 import { useId, useState, type DragEvent } from 'react';
 import { Form } from 'react-final-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import {
-  Button,
-  EmptyState,
-  ErrorPanel,
-  MenuButton,
-  Modal,
-  ModalActions,
-  PageHeader,
-  Spinner,
-  errorMessage,
-  useConfirm,
-  usePermission,
-  useProjectRef,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, MenuButton, Modal, ModalActions, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { Permission, ReportMessages, type CustomReport, type ReportBlock, type SqlSnippet } from '@dash/contracts';
 import { useDeleteReportsMutation, useGetReportQuery, useUpdateReportMutation } from '../api/reports';
 import { useReportSnippetsQuery } from '../api/report-blocks';

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button, ErrorPanel, PageHeader, Spinner, errorMessage } from '@dash/shell-sdk';
+import { errorMessage } from '@dash/shell-sdk';
+import { Button, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { ReportMessages, type LogTimeRange } from '@dash/contracts';
 import { TimeRangePicker } from '../components/TimeRangePicker';
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
-import { Spinner, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { usePermission, useProjectRef } from '@dash/shell-sdk';
+import { Spinner } from '@dash/shell-sdk/ui';
 import { Permission } from '@dash/contracts';
 import { useListReportsQuery } from '../api/reports';
 import { CreateReportDialog } from './CreateReportDialog';

@@ -1,4 +1,5 @@
-import { NoAccess, Spinner, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { usePermission, useProjectRef } from '@dash/shell-sdk';
+import { NoAccess, Spinner } from '@dash/shell-sdk/ui';
 import { formatBytes, Permission } from '@dash/contracts';
 import { useStorageReportQuery } from '../api/reports';
 import { ReportPanel, SeriesChart, Stats, timeLabel } from './charts';

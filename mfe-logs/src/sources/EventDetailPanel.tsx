@@ -1,4 +1,5 @@
-import { Button, ErrorPanel, Spinner, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, ErrorPanel, Spinner } from '@dash/shell-sdk/ui';
 import type { LogSourceName, SourceEvent } from '@dash/contracts';
 import { useSourceEventQuery } from '../api/log-events';
 

@@ -1,19 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Button,
-  EmptyState,
-  ErrorPanel,
-  NoAccess,
-  PageHeader,
-  SelectField,
-  Spinner,
-  TextField,
-  errorMessage,
-  useDashConfig,
-  useDebouncedValue,
-  usePermission,
-  useProjectRef,
-} from '@dash/shell-sdk';
+import { errorMessage, useDashConfig, useDebouncedValue, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, NoAccess, PageHeader, SelectField, Spinner, TextField } from '@dash/shell-sdk/ui';
 import {
   DEFAULT_LOG_TIME_RANGE,
   LOG_METHODS,

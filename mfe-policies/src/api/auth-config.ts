@@ -1,21 +1,20 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import { platformRoutes, type AuthConfigUpdate, type RouteReply } from '@dash/contracts';
 
 /**
  * The project's auth configuration: whether anonymous sign-ins are on (drives the policies' warning), and
  * the site URL the URL Configuration page changes.
  */
-export const rlsAuthConfigApi = baseApi.injectEndpoints({
+export const rlsAuthConfigApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    rlsAuthConfig: build.query<RouteReply<typeof platformRoutes.getAuthConfig>, { ref: string }>({
-      query: ({ ref }) => routeRequest(platformRoutes.getAuthConfig, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }],
-    }),
-    updateRlsAuthConfig: build.mutation<RouteReply<typeof platformRoutes.updateAuthConfig>, { ref: string; body: AuthConfigUpdate }>({
+    rlsAuthConfig: routeQuery(build, platformRoutes.getAuthConfig, { providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }] }),
+    rlsUpdateAuthConfig: build.mutation<RouteReply<typeof platformRoutes.updateAuthConfig>, { ref: string; body: AuthConfigUpdate }>({
       query: ({ ref, body }) => routeRequest(platformRoutes.updateAuthConfig, { params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
-export const { useRlsAuthConfigQuery, useUpdateRlsAuthConfigMutation } = rlsAuthConfigApi;
+export const { useRlsAuthConfigQuery, useRlsUpdateAuthConfigMutation } = rlsAuthConfigApi;

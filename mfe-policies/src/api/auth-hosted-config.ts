@@ -1,15 +1,13 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import { authHostedConfigRoutes, type AuthHostedConfig } from '@dash/contracts';
 
 /** The hosted auth settings (providers, rate limits, templates, redirect URLs, hooks), kept by the platform. */
 const tag = (ref: string) => ({ type: 'Project' as const, id: `auth-hosted:${ref}` });
 
-export const authHostedConfigApi = baseApi.injectEndpoints({
+export const authHostedConfigApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    authHostedConfig: build.query<AuthHostedConfig, { ref: string }>({
-      query: ({ ref }) => routeRequest(authHostedConfigRoutes.getAuthHostedConfig, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [tag(ref)],
-    }),
+    authHostedConfig: routeQuery(build, authHostedConfigRoutes.getAuthHostedConfig, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
     updateAuthHostedConfig: build.mutation<AuthHostedConfig, { ref: string; body: Partial<AuthHostedConfig> }>({
       query: ({ ref, body }) => routeRequest(authHostedConfigRoutes.updateAuthHostedConfig, { params: { ref }, body }),
       // The reply is the whole new configuration: no refetch needed.
@@ -19,6 +17,7 @@ export const authHostedConfigApi = baseApi.injectEndpoints({
       },
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useAuthHostedConfigQuery, useUpdateAuthHostedConfigMutation } = authHostedConfigApi;

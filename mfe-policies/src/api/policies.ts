@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { pgMetaRoutes, policiesRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -8,7 +9,7 @@ type PolicyArg = Ref & { id: number; schema: string };
 const schemaPolicies = (ref: string, schema: string) => [{ type: 'Policies' as const, id: `${ref}:${schema}` }];
 
 /** The row-level security policies of one schema, their writes, and the preview before saving. */
-export const rlsPoliciesApi = baseApi.injectEndpoints({
+export const rlsPoliciesApi = baseApi.enhanceEndpoints({ addTagTypes: ['Policies'] }).injectEndpoints({
   endpoints: (build) => ({
     rlsPolicies: build.query<RouteReply<typeof pgMetaRoutes.listPolicies>, Ref & { schema: string }>({
       query: ({ ref, schema }) => routeRequest(pgMetaRoutes.listPolicies, { params: { ref }, query: { included_schemas: schema } }),
@@ -30,6 +31,7 @@ export const rlsPoliciesApi = baseApi.injectEndpoints({
       query: ({ ref, body }) => routeRequest(policiesRoutes.previewPolicy, { params: { ref }, body }),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useRlsPoliciesQuery, useCreateRlsPolicyMutation, useUpdateRlsPolicyMutation, useDeleteRlsPolicyMutation, usePreviewRlsPolicyMutation } =

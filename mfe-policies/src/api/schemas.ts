@@ -1,14 +1,13 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { pgMetaRoutes, type RouteReply } from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery } from '@dash/shell-sdk/routes';
+import { pgMetaRoutes } from '@dash/contracts';
 
 /** The project's schemas, for the schema picker (system schemas are left out by the service). */
-export const rlsSchemasApi = baseApi.injectEndpoints({
+export const rlsSchemasApi = baseApi.enhanceEndpoints({ addTagTypes: ['Schemas'] }).injectEndpoints({
   endpoints: (build) => ({
-    rlsSchemas: build.query<RouteReply<typeof pgMetaRoutes.listSchemas>, { ref: string }>({
-      query: ({ ref }) => routeRequest(pgMetaRoutes.listSchemas, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Schemas', id: ref }],
-    }),
+    rlsSchemas: routeQuery(build, pgMetaRoutes.listSchemas, { providesTags: (_r, _e, { ref }) => [{ type: 'Schemas', id: ref }] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useRlsSchemasQuery } = rlsSchemasApi;

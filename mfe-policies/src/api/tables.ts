@@ -1,10 +1,11 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { type RouteReply, tableEditorRoutes } from '@dash/contracts';
 
 type Ref = { ref: string };
 
 /** The tables of one schema with their row-level security status, the RLS toggle, and a table's columns. */
-export const rlsTablesApi = baseApi.injectEndpoints({
+export const rlsTablesApi = baseApi.enhanceEndpoints({ addTagTypes: ['Columns', 'Tables'] }).injectEndpoints({
   endpoints: (build) => ({
     rlsTables: build.query<RouteReply<typeof tableEditorRoutes.listTables>, Ref & { schema: string }>({
       query: ({ ref, schema }) =>
@@ -12,7 +13,7 @@ export const rlsTablesApi = baseApi.injectEndpoints({
       providesTags: (_r, _e, { ref, schema }) => [{ type: 'Tables', id: `${ref}:${schema}` }],
     }),
     /** The table editor's caches of the table refresh too (same tags). */
-    setTableRls: build.mutation<RouteReply<typeof tableEditorRoutes.updateTable>, Ref & { id: number; schema: string; rls_enabled: boolean }>({
+    rlsUpdateTable: build.mutation<RouteReply<typeof tableEditorRoutes.updateTable>, Ref & { id: number; schema: string; rls_enabled: boolean }>({
       query: ({ ref, id, rls_enabled }) => routeRequest(tableEditorRoutes.updateTable, { params: { ref, id }, body: { rls_enabled } }),
       invalidatesTags: (_r, error, { ref, id, schema }) =>
         error
@@ -28,6 +29,7 @@ export const rlsTablesApi = baseApi.injectEndpoints({
       providesTags: (_r, _e, { ref, tableId }) => [{ type: 'Columns', id: `${ref}:${tableId}` }],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
-export const { useRlsTablesQuery, useSetTableRlsMutation, useRlsTableColumnsQuery } = rlsTablesApi;
+export const { useRlsTablesQuery, useRlsUpdateTableMutation, useRlsTableColumnsQuery } = rlsTablesApi;

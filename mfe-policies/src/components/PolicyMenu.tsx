@@ -1,4 +1,4 @@
-import { MenuButton } from '@dash/shell-sdk';
+import { MenuButton } from '@dash/shell-sdk/ui';
 import { Messages, type PgPolicy } from '@dash/contracts';
 
 /** A policy's menu: edit and delete, disabled with the reason for members who may not write. */

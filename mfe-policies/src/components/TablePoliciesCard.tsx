@@ -1,8 +1,9 @@
 import { Link } from 'react-router-dom';
-import { Badge, Button, errorMessage, useConfirm, useToast } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useToast } from '@dash/shell-sdk';
+import { Badge, Button } from '@dash/shell-sdk/ui';
 import { Messages, type PgPolicy, type PgTable } from '@dash/contracts';
 import { useDeleteRlsPolicyMutation } from '../api/policies';
-import { useSetTableRlsMutation } from '../api/tables';
+import { useRlsUpdateTableMutation } from '../api/tables';
 import { splitRoles } from '../filter';
 import { appliesToAnonymousUsers } from '../policy-form';
 import { policyPaths } from '../paths';
@@ -81,7 +82,7 @@ function PolicyRow({ policy, locked, canWrite, anonymousSignIns, onEdit, onDelet
 function RlsToggle({ projectRef, table, canWrite }: { projectRef: string; table: PgTable; canWrite: boolean | undefined }) {
   const confirm = useConfirm();
   const toast = useToast();
-  const [setRls, { isLoading }] = useSetTableRlsMutation();
+  const [setRls, { isLoading }] = useRlsUpdateTableMutation();
   const enable = !table.rls_enabled;
 
   const onToggle = async () => {

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Field, useField, useForm } from 'react-final-form';
-import { CountedTextField, FieldError, InlineError, Spinner, errorMessage, shownError, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { CountedTextField, FieldError, InlineError, Spinner, shownError } from '@dash/shell-sdk/ui';
 import { Messages, POLICY_NAME_MAX_LENGTH, usesCheck, usesUsing, type PgTable, type PolicyCommand } from '@dash/contracts';
 import { useRlsRolesQuery } from '../api/roles';
 import { expressionsKept, limitName, pickableRoles, POLICY_COMMANDS, type PolicyFormValues } from '../policy-form';

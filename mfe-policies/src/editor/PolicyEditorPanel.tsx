@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Form, useField } from 'react-final-form';
 import type { FormApi } from 'final-form';
-import { Button, errorMessage, useConfirm, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages, type PgPolicy, type PgTable } from '@dash/contracts';
 import { useCreateRlsPolicyMutation, useUpdateRlsPolicyMutation } from '../api/policies';
 import { createPayload, EMPTY_POLICY_FORM, formOfPolicy, hasChanges, updatePayload, validatePolicyForm, type PolicyFormValues } from '../policy-form';

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { Button, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { plural, usesCheck, type PgColumn, type PgPolicy, type PgTable, type PolicyPreview as PreviewReply, type PolicyPreviewRequest } from '@dash/contracts';
 import { usePreviewRlsPolicyMutation } from '../api/policies';
 import { useRlsRolesQuery } from '../api/roles';

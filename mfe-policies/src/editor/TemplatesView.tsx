@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button } from '@dash/shell-sdk';
+import { Badge, Button } from '@dash/shell-sdk/ui';
 import type { PgTable } from '@dash/contracts';
 import { POLICY_TEMPLATES, PREVIEW_TEMPLATE_REASON, templateStatement, type PolicyTemplate } from '../templates';
 

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { EmptyState, ErrorPanel, NoAccess, PageHeader, Spinner, errorMessage, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { EmptyState, ErrorPanel, NoAccess, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, Permission, plural, type PgPolicy, type PgTable } from '@dash/contracts';
 import { useRlsAuthConfigQuery } from '../api/auth-config';
 import { useRlsPoliciesQuery } from '../api/policies';

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Spinner, errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, Spinner } from '@dash/shell-sdk/ui';
 import {
   AUTH_EMAIL_TEMPLATE_LABELS,
   AUTH_EMAIL_TEMPLATES,
@@ -23,7 +24,7 @@ import {
   subjectKey,
   type AuthEmailTemplate,
 } from '@dash/contracts';
-import { useRlsAuthConfigQuery, useUpdateRlsAuthConfigMutation } from '../api/auth-config';
+import { useRlsAuthConfigQuery, useRlsUpdateAuthConfigMutation } from '../api/auth-config';
 import { useAuthHostedConfigQuery, useUpdateAuthHostedConfigMutation } from '../api/auth-hosted-config';
 import { Row, SettingsCard, SettingsPage, Toggle } from './SettingsForm';
 
@@ -148,7 +149,7 @@ function SiteUrlCard() {
   const toast = useToast();
   const { can } = usePermission(Permission.TenantSqlAdminWrite);
   const { data } = useRlsAuthConfigQuery({ ref });
-  const [update, { isLoading }] = useUpdateRlsAuthConfigMutation();
+  const [update, { isLoading }] = useRlsUpdateAuthConfigMutation();
   const [value, setValue] = useState<string | undefined>(undefined);
   const [submitted, setSubmitted] = useState(false);
   if (!data) return <Spinner label="Loading site URL" />;

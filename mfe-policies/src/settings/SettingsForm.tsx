@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { Badge, Button, ErrorPanel, PageHeader, Spinner, errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { AuthConfigMessages, Permission, type AuthHostedConfig } from '@dash/contracts';
 import { useAuthHostedConfigQuery, useUpdateAuthHostedConfigMutation } from '../api/auth-hosted-config';
 

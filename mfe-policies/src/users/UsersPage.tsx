@@ -1,21 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Badge,
-  Button,
-  EmptyState,
-  ErrorPanel,
-  Modal,
-  ModalActions,
-  PageHeader,
-  Spinner,
-  TextField,
-  errorMessage,
-  useConfirm,
-  useDebouncedValue,
-  usePermission,
-  useProjectRef,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useDebouncedValue, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button, EmptyState, ErrorPanel, Modal, ModalActions, PageHeader, Spinner, TextField } from '@dash/shell-sdk/ui';
 import { AUTH_USERS_PAGE_SIZE, AuthUserMessages, authUserPasswordProblem, Permission, type AuthUser } from '@dash/contracts';
 import { useAuthUsersQuery, useBanAuthUserMutation, useCreateAuthUserMutation, useDeleteAuthUserMutation } from '../api/auth-users';
 

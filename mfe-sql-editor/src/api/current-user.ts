@@ -1,11 +1,12 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { platformRoutes, type RouteReply } from '@dash/contracts';
 
 /**
  * Who is signed in: a snippet's `owner_id` is compared with it to tell the member's own snippets from
  * other members' project snippets. Named apart from the shell's `session` endpoint (same route).
  */
-export const currentUserApi = baseApi.injectEndpoints({
+export const currentUserApi = baseApi.enhanceEndpoints({ addTagTypes: ['Session'] }).injectEndpoints({
   endpoints: (build) => ({
     sqlEditorCurrentUser: build.query<RouteReply<typeof platformRoutes.session>['user'], void>({
       query: () => routeRequest(platformRoutes.session),
@@ -13,6 +14,7 @@ export const currentUserApi = baseApi.injectEndpoints({
       providesTags: ['Session'],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useSqlEditorCurrentUserQuery } = currentUserApi;

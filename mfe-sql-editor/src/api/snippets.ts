@@ -1,5 +1,6 @@
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { contentRoutes, type RouteBody, type RouteReply, type SqlSnippet } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -13,7 +14,7 @@ const versionsTag = (ref: string, id: string) => ({ type: 'Snippets' as const, i
  * The project's SQL snippets in the platform's content store. Writes put their reply into the cached
  * list and the cached snippet instead of refetching, so an autosave every second costs one request.
  */
-export const snippetsApi = baseApi.injectEndpoints({
+export const snippetsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Snippets'] }).injectEndpoints({
   endpoints: (build) => ({
     listSnippets: build.query<SqlSnippet[], Ref>({
       query: ({ ref }) => routeRequest(contentRoutes.listSnippets, { params: { ref } }),
@@ -62,6 +63,7 @@ export const snippetsApi = baseApi.injectEndpoints({
       providesTags: (_r, _e, { ref, id }) => [versionsTag(ref, id)],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 /** The reply of a write, or null when it failed (the caller of the mutation handles the error). */

@@ -1,14 +1,6 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import {
-  gatewayPath,
-  sqlEditorRoutes,
-  type CompletionCatalog,
-  type ExportFormat,
-  type QueryPlan,
-  type QueryRun,
-  type RouteReply,
-  type SqlRunAs,
-} from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
+import { gatewayPath, sqlEditorRoutes, type ExportFormat, type QueryPlan, type QueryRun, type RouteReply, type SqlRunAs } from '@dash/contracts';
 
 export type SqlRunReply = RouteReply<typeof sqlEditorRoutes.run>;
 export type SqlCancelReply = RouteReply<typeof sqlEditorRoutes.cancel>;
@@ -31,7 +23,7 @@ export function onlySelects(run: Pick<QueryRun, 'results'>): boolean {
  * step one of an export, and the completion catalog. The workbench dispatches the mutations with
  * `track: false`, so a 100,000-row result is kept by the component only, not in the store as well.
  */
-export const sqlRunApi = baseApi.injectEndpoints({
+export const sqlRunApi = baseApi.enhanceEndpoints({ addTagTypes: ['Columns', 'Completions', 'Entities', 'Policies', 'Roles', 'Rows', 'Schemas', 'Tables'] }).injectEndpoints({
   endpoints: (build) => ({
     sqlRun: build.mutation<SqlRunReply, { ref: string; query: string; runId: string; runAs?: SqlRunAs }>({
       query: ({ ref, ...body }) => routeRequest(sqlEditorRoutes.run, { params: { ref }, body }),
@@ -47,11 +39,9 @@ export const sqlRunApi = baseApi.injectEndpoints({
     sqlPrepareExport: build.mutation<SqlExportTicket, { ref: string; query: string; format: ExportFormat; runAs?: SqlRunAs }>({
       query: ({ ref, ...body }) => routeRequest(sqlEditorRoutes.prepareExport, { params: { ref }, body }),
     }),
-    sqlCompletions: build.query<CompletionCatalog, { ref: string }>({
-      query: ({ ref }) => routeRequest(sqlEditorRoutes.completions, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Completions', id: ref }],
-    }),
+    sqlCompletions: routeQuery(build, sqlEditorRoutes.completions, { providesTags: (_r, _e, { ref }) => [{ type: 'Completions', id: ref }] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useSqlCompletionsQuery } = sqlRunApi;

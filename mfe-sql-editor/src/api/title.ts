@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { sqlEditorRoutes, type RouteReply } from '@dash/contracts';
 
 /** A snippet name and description the service derives from the SQL (the rename dialog's Suggest name). */
@@ -8,6 +9,7 @@ export const titleApi = baseApi.injectEndpoints({
       query: ({ ref, sql }) => routeRequest(sqlEditorRoutes.suggestTitle, { params: { ref }, body: { sql } }),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useSuggestSnippetTitleMutation } = titleApi;

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useDispatch } from 'react-redux';
-import { Button, PageHeader, errorMessage, useConfirm, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { Button, PageHeader } from '@dash/shell-sdk/ui';
 import { Messages } from '@dash/contracts';
 import { SQL_QUICKSTARTS, SQL_TEMPLATES } from '../templates';
 import { snippetsApi } from '../api/snippets';

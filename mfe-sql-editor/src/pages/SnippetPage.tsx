@@ -2,19 +2,8 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExter
 import { useDispatch } from 'react-redux';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { skipToken } from '@reduxjs/toolkit/query';
-import {
-  Badge,
-  Button,
-  EmptyState,
-  ErrorPanel,
-  MenuButton,
-  Spinner,
-  errorMessage,
-  useConfirm,
-  useProjectRef,
-  useToast,
-  type AppDispatch,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { Badge, Button, EmptyState, ErrorPanel, MenuButton, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, type SnippetVersion, type SqlSnippet } from '@dash/contracts';
 import { Workbench } from '../workbench';
 import { snippetsApi, useGetSnippetQuery } from '../api/snippets';

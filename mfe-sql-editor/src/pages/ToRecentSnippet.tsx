@@ -1,5 +1,6 @@
 import { Navigate } from 'react-router-dom';
-import { Spinner, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Spinner } from '@dash/shell-sdk/ui';
 import { useListSnippetsQuery } from '../api/snippets';
 import { sqlPaths } from '../paths';
 import { mostRecent } from '../snippets/grouping';

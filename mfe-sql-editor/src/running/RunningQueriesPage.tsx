@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, EmptyState, ErrorPanel, NoAccess, PageHeader, Spinner, errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, NoAccess, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, Permission, type RunningQuery } from '@dash/contracts';
 import { useAbortRunningQueryMutation, useRunningQueriesQuery } from '../api/running-queries';
 import { QUERY_ABORTED } from '../snippets/texts';

@@ -1,4 +1,4 @@
-import { Button, Modal } from '@dash/shell-sdk';
+import { Button, Modal } from '@dash/shell-sdk/ui';
 import type { SqlSnippet } from '@dash/contracts';
 import { formatQueryStart } from '../running/format';
 import { CONFLICT_TITLE } from './texts';

@@ -1,4 +1,5 @@
-import { Button, InlineError, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Button, InlineError, Spinner } from '@dash/shell-sdk/ui';
 import type { SnippetVersion } from '@dash/contracts';
 import { useListSnippetVersionsQuery } from '../api/snippets';
 import { formatQueryStart } from '../running/format';

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Button, InlineError, Modal, ModalActions, TextField, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Button, InlineError, Modal, ModalActions, TextField } from '@dash/shell-sdk/ui';
 import { Messages, type SqlSnippet } from '@dash/contracts';
 import { useSuggestSnippetTitleMutation } from '../api/title';
 

@@ -1,6 +1,7 @@
 import { useId, useMemo, useState, type MouseEvent } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { Button, InlineError, MenuButton, Spinner, errorMessage, useConfirm, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { Button, InlineError, MenuButton, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, Permission, type SqlSnippet } from '@dash/contracts';
 import { useListSnippetsQuery } from '../api/snippets';
 import { sqlPaths } from '../paths';

@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useDispatch } from 'react-redux';
 import { useMatch, useNavigate } from 'react-router-dom';
-import { errorMessage, useConfirm, usePermission, useProjectRef, useToast, type AppDispatch, type MenuItem } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { type MenuItem } from '@dash/shell-sdk/ui';
 import { Messages, Permission, type RouteBody, type SqlSnippet, type contentRoutes } from '@dash/contracts';
 import {
   removeSnippetsLocally,

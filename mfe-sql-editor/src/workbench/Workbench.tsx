@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { useDispatch } from 'react-redux';
-import { Button, usePermission, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { usePermission, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Permission, type ExportFormat, type QueryRun } from '@dash/contracts';
 import { sqlExportDownloadPath, sqlRunApi, useSqlCompletionsQuery } from '../api/sql-run';
 import { newRunId, runShortcut, runShortcutName, startDownload, isMac } from './browser';

@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import { storageRoutes, type Bucket, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -9,12 +10,9 @@ const bucketsTag = (ref: string) => [{ type: 'Buckets' as const, id: ref }];
 export const storagePoliciesTag = (ref: string) => [{ type: 'Policies' as const, id: `${ref}:storage` }];
 
 /** The project's buckets: list, create, edit, empty and delete. */
-export const bucketsApi = baseApi.injectEndpoints({
+export const bucketsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Buckets', 'Policies'] }).injectEndpoints({
   endpoints: (build) => ({
-    storageBuckets: build.query<RouteReply<typeof storageRoutes.listBuckets>, Ref>({
-      query: ({ ref }) => routeRequest(storageRoutes.listBuckets, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => bucketsTag(ref),
-    }),
+    storageBuckets: routeQuery(build, storageRoutes.listBuckets, { providesTags: (_r, _e, { ref }) => bucketsTag(ref) }),
     storageCreateBucket: build.mutation<RouteReply<typeof storageRoutes.createBucket>, Ref & { body: RouteBody<typeof storageRoutes.createBucket> }>({
       query: ({ ref, body }) => routeRequest(storageRoutes.createBucket, { params: { ref }, body }),
       // The new bucket's page reads the list: add the bucket at once, then refetch to be sure.
@@ -61,6 +59,7 @@ export const bucketsApi = baseApi.injectEndpoints({
       invalidatesTags: (_r, error, { ref }) => (error ? [] : [...bucketsTag(ref), ...storagePoliciesTag(ref)]),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const {

@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import {
   EMPTY_FOLDER_PLACEHOLDER,
   STORAGE_UPLOAD_CACHE_CONTROL,
@@ -47,6 +48,7 @@ export const objectsApi = baseApi.injectEndpoints({
       }),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 /** A call that failed: the service's message, and the HTTP status (0 when the server was not reached). */

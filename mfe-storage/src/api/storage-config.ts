@@ -1,17 +1,15 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import { platformRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
 const storageConfigTag = (ref: string) => [{ type: 'Project' as const, id: `${ref}:storage-config` }];
 
 /** The project's upload size limit (fileSizeLimit in bytes) and whether it is on the free plan. */
-export const storageConfigApi = baseApi.injectEndpoints({
+export const storageConfigApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    storageConfig: build.query<RouteReply<typeof platformRoutes.getStorageConfig>, Ref>({
-      query: ({ ref }) => routeRequest(platformRoutes.getStorageConfig, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => storageConfigTag(ref),
-    }),
-    updateStorageConfig: build.mutation<RouteReply<typeof platformRoutes.updateStorageConfig>, Ref & { body: RouteBody<typeof platformRoutes.updateStorageConfig> }>({
+    storageConfig: routeQuery(build, platformRoutes.getStorageConfig, { providesTags: (_r, _e, { ref }) => storageConfigTag(ref) }),
+    storageUpdateConfig: build.mutation<RouteReply<typeof platformRoutes.updateStorageConfig>, Ref & { body: RouteBody<typeof platformRoutes.updateStorageConfig> }>({
       query: ({ ref, body }) => routeRequest(platformRoutes.updateStorageConfig, { params: { ref }, body }),
       // The reply is the saved config: put it in the cache so the explorer's upload limit follows at once.
       async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {
@@ -24,6 +22,7 @@ export const storageConfigApi = baseApi.injectEndpoints({
       },
     }),
   }),
+  overrideExisting: 'throw',
 });
 
-export const { useStorageConfigQuery, useUpdateStorageConfigMutation } = storageConfigApi;
+export const { useStorageConfigQuery, useStorageUpdateConfigMutation } = storageConfigApi;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { createPortal } from 'react-dom';
-import { MenuButton, errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { MenuButton } from '@dash/shell-sdk/ui';
 import { Messages, Permission, type Bucket } from '@dash/contracts';
 import { useStorageEmptyBucketMutation } from '../api/buckets';
 import { BucketFormDialog } from './BucketFormDialog';

@@ -1,7 +1,8 @@
 import { useId, useMemo, type InputHTMLAttributes } from 'react';
 import { Field, Form, useField } from 'react-final-form';
 import { useNavigate } from 'react-router-dom';
-import { Modal, ModalActions, errorMessage, shownError, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Modal, ModalActions, shownError } from '@dash/shell-sdk/ui';
 import { type Bucket, Messages, SIZE_UNITS } from '@dash/contracts';
 import { useStorageCreateBucketMutation, useStorageUpdateBucketMutation } from '../api/buckets';
 import {

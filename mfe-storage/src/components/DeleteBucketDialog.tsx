@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { ConfirmByTypingDialog, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { ConfirmByTypingDialog } from '@dash/shell-sdk/ui';
 import { Messages, type Bucket } from '@dash/contracts';
 import { useStorageDeleteBucketMutation, useStorageEmptyBucketMutation } from '../api/buckets';
 import { storagePaths } from '../paths';

@@ -1,4 +1,5 @@
-import { Button, usePermission } from '@dash/shell-sdk';
+import { usePermission } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages, Permission } from '@dash/contracts';
 
 export function NewBucketButton({ onClick }: { onClick: () => void }) {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, MenuButton } from '@dash/shell-sdk';
+import { Button, MenuButton } from '@dash/shell-sdk/ui';
 import { Messages, type PgPolicy } from '@dash/contracts';
 import { ActionsHeader, Chips } from './cells';
 

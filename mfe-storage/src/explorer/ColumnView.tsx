@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages } from '@dash/contracts';
 import { useExplorer } from './controller';
 import { useDropTarget } from './drop';

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react';
-import { Button, enabledMenuItems, handleMenuKey } from '@dash/shell-sdk';
+import { Button, enabledMenuItems, handleMenuKey } from '@dash/shell-sdk/ui';
 import { CheckIcon } from './icons';
 
 export type MenuEntry =

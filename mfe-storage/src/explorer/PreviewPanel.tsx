@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useDispatch } from 'react-redux';
-import { Button, errorMessage, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { errorMessage, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { formatBytes, Messages, STORAGE_PREVIEW_PANEL_WIDTH, STORAGE_PREVIEW_URL_EXPIRY_SECONDS } from '@dash/contracts';
 import { fetchPreviewText, objectsApi } from '../api/objects';
 import { formatDateTime } from '../format';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages } from '@dash/contracts';
 import { ELLIPSIS, collapseBreadcrumbs } from './breadcrumbs';
 import { useExplorer, useWriteGate } from './controller';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Modal, ModalActions } from '@dash/shell-sdk';
+import { Modal, ModalActions } from '@dash/shell-sdk/ui';
 import { Messages } from '@dash/contracts';
 import { formatDateTime } from '../format';
 import { useExplorer } from './controller';

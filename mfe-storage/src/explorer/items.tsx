@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useRef, useState, type MouseEvent, type ReactNode } from 'react';
-import { MoreIcon, Tooltip } from '@dash/shell-sdk';
+import { MoreIcon, Tooltip } from '@dash/shell-sdk/ui';
 import { Messages } from '@dash/contracts';
 import { useExplorer } from './controller';
 import { FileIcon, FolderIcon, WarningIcon } from './icons';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { Badge, EmptyState, ErrorPanel, Spinner, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Badge, EmptyState, ErrorPanel, Spinner } from '@dash/shell-sdk/ui';
 import { Messages } from '@dash/contracts';
 import { useStorageBucketsQuery } from '../api/buckets';
 import { BucketActions } from '../components/BucketActions';

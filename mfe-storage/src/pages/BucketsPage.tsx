@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Badge, EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Badge, EmptyState, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { type Bucket, formatBytes, Messages } from '@dash/contracts';
 import { useStorageBucketsQuery } from '../api/buckets';
 import { BucketActions } from '../components/BucketActions';

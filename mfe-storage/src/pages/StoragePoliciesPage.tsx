@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Badge, EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, EmptyState, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, Permission, type PgPolicy } from '@dash/contracts';
 import { useStorageBucketsQuery } from '../api/buckets';
-import { useDeleteStoragePolicyMutation, useStoragePoliciesQuery } from '../api/policies';
+import { useStorageDeletePolicyMutation, useStoragePoliciesQuery } from '../api/policies';
 import { PoliciesCard } from '../components/PoliciesCard';
 import { storagePaths } from '../paths';
 import type { PolicyTarget } from '../storage-policies/form';
@@ -21,7 +22,7 @@ export function StoragePoliciesPage() {
   const buckets = useStorageBucketsQuery({ ref });
   const policies = useStoragePoliciesQuery({ ref });
   const { can, isLoading: permissionLoading } = usePermission(Permission.TenantSqlAdminWrite);
-  const [deletePolicy] = useDeleteStoragePolicyMutation();
+  const [deletePolicy] = useStorageDeletePolicyMutation();
   const [dialog, setDialog] = useState<{ target: PolicyTarget; policy?: PgPolicy } | null>(null);
   const writeReason = can || permissionLoading ? undefined : Messages.needPermissionsEditPolicies;
 

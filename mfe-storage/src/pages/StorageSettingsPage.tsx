@@ -1,8 +1,9 @@
 import { useId, useMemo } from 'react';
 import { Field, Form } from 'react-final-form';
-import { Button, ErrorPanel, PageHeader, Spinner, errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { formatBytes, FREE_PLAN_UPLOAD_LIMIT_BYTES, MAX_UPLOAD_LIMIT_BYTES, Messages, Permission, SIZE_UNITS, type SizeUnit, type StorageConfig, toBytes, unitBytes, wholeUnits } from '@dash/contracts';
-import { useStorageConfigQuery, useUpdateStorageConfigMutation } from '../api/storage-config';
+import { useStorageConfigQuery, useStorageUpdateConfigMutation } from '../api/storage-config';
 import { digitsOnly } from '../bucket-form';
 
 interface UploadLimitValues {
@@ -27,7 +28,7 @@ function UploadLimitForm({ config }: { config: StorageConfig }) {
   const toast = useToast();
   const id = useId();
   const { can, isLoading: permissionLoading } = usePermission(Permission.StorageAdminWrite);
-  const [update] = useUpdateStorageConfigMutation();
+  const [update] = useStorageUpdateConfigMutation();
   const initialValues = useMemo((): UploadLimitValues => {
     const limit = wholeUnits(config.fileSizeLimit);
     return { value: String(limit.value), unit: limit.unit };

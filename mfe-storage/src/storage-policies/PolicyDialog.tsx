@@ -2,9 +2,10 @@ import { useId, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Form, useField } from 'react-final-form';
 import type { FormApi } from 'final-form';
-import { Button, Modal, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, Modal } from '@dash/shell-sdk/ui';
 import { Messages, type PgPolicy } from '@dash/contracts';
-import { refreshStoragePolicies, useCreateStoragePolicyMutation, useDeleteStoragePolicyMutation, useUpdateStoragePolicyMutation } from '../api/policies';
+import { refreshStoragePolicies, useStorageCreatePolicyMutation, useStorageDeletePolicyMutation, useStorageUpdatePolicyMutation } from '../api/policies';
 import {
   createPayloads,
   emptyPolicyForm,
@@ -83,9 +84,9 @@ export function StoragePolicyDialog({ target, policy, onClose }: { target: Polic
   const [step, setStep] = useState<PolicyStep>(policy || bucket === undefined ? 'editor' : 'selection');
   const [saveError, setSaveError] = useState<{ title: string; message: string }>();
   const [saving, setSaving] = useState(false);
-  const [createPolicy] = useCreateStoragePolicyMutation();
-  const [updatePolicy] = useUpdateStoragePolicyMutation();
-  const [deletePolicy] = useDeleteStoragePolicyMutation();
+  const [createPolicy] = useStorageCreatePolicyMutation();
+  const [updatePolicy] = useStorageUpdatePolicyMutation();
+  const [deletePolicy] = useStorageDeletePolicyMutation();
   // Once: a new initial value would reset what the user typed.
   const [initialValues] = useState(() => (policy ? formOfPolicy(policy) : emptyPolicyForm(target)));
 

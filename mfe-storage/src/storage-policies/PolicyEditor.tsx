@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Field, useField } from 'react-final-form';
-import { CountedTextField, FieldError, InlineError, Spinner, errorMessage, shownError, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { CountedTextField, FieldError, InlineError, Spinner, shownError } from '@dash/shell-sdk/ui';
 import type { PgRole } from '@dash/contracts';
 import { useStoragePolicyRolesQuery } from '../api/policies';
 import { limitPolicyName, STORAGE_POLICY_NAME_MAX_LENGTH, type PolicyTarget } from './form';

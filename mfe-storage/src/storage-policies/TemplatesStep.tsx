@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { forBucket, STORAGE_POLICY_TEMPLATES, type StoragePolicyTemplate } from './templates';
 
 /** The templates step: pick one of the five, read its SQL for this bucket, and use it. */

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, useProjectRef, useToast } from '@dash/shell-sdk';
+import { useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button } from '@dash/shell-sdk/ui';
 import { LINT_LEVELS, type Lint, type LintCategory, type LintLevel } from '@dash/contracts';
 import { useLintsQuery } from '../api/advisors';
 import { DatabasePage, ListState } from '../database/common';

@@ -1,22 +1,10 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
-import type { AreaMenuSection } from '@dash/contracts';
 import { useProjectRef } from '@dash/shell-sdk';
 import { databasePaths } from '../database/paths';
 import { AdvisorPage } from './AdvisorPage';
 import { advisorPaths } from './paths';
 import '../database/database.css';
 import './advisors.css';
-
-/** The advisors area's menu; Query Performance is the database area's page (the route below redirects). */
-export const advisorsMenu: AreaMenuSection[] = [
-  {
-    items: [
-      { label: 'Security Advisor', path: 'security' },
-      { label: 'Performance Advisor', path: 'performance' },
-      { label: 'Query Performance', path: 'query-performance' },
-    ],
-  },
-];
 
 function ToQueryPerformance() {
   return <Navigate to={databasePaths.page(useProjectRef(), 'query-performance')} replace />;

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { Badge, Button, EmptyState, ErrorPanel, Modal, PageHeader, Spinner, errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button, EmptyState, ErrorPanel, Modal, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { API_DOCS_PAGES, ApiDocsMessages, Permission, type ApiDocs, type ApiDocsPage as DocsPage } from '@dash/contracts';
 import { useApiDocsKeysQuery, useApiDocsProjectQuery, useApiDocsQuery, useApiDocsSettingsQuery, useLazyGeneratedTypesQuery } from '../api/api-docs';
 import { ANON_KEY_PLACEHOLDER, clientSetup, rpcExample, storageExamples, tableExamples, type Example } from './examples';

@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { AreaLayout, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { AreaLayout } from '@dash/shell-sdk/ui';
 import { ApiDocsPage } from './ApiDocsPage';
 import { GraphiqlPage } from './GraphiqlPage';
 import './api-docs.css';

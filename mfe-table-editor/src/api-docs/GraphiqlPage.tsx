@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { EmptyState, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { EmptyState } from '@dash/shell-sdk/ui';
 import { ApiDocsMessages } from '@dash/contracts';
 import { apiDocsPaths } from './paths';
 

@@ -1,33 +1,20 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { apiDocsRoutes, platformRoutes, projectSettingsRoutes, type RouteReply } from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery } from '@dash/shell-sdk/routes';
+import { apiDocsRoutes, platformRoutes, projectSettingsRoutes } from '@dash/contracts';
 
 /**
  * What the API docs read: the catalog's tables and functions and the TypeScript types (pg-meta), and
  * from the platform the project (its status: an inactive one is not loaded), its URL and its anon key.
  */
-export const apiDocsApi = baseApi.injectEndpoints({
+export const apiDocsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project', 'Tables'] }).injectEndpoints({
   endpoints: (build) => ({
-    apiDocs: build.query<RouteReply<typeof apiDocsRoutes.apiDocs>, { ref: string; schema?: string }>({
-      query: ({ ref, schema }) => routeRequest(apiDocsRoutes.apiDocs, { params: { ref }, query: { schema } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Tables', id: `api-docs:${ref}` }],
-    }),
-    generatedTypes: build.query<RouteReply<typeof apiDocsRoutes.generateTypescript>, { ref: string; included_schemas?: string }>({
-      query: ({ ref, included_schemas }) => routeRequest(apiDocsRoutes.generateTypescript, { params: { ref }, query: { included_schemas } }),
-      keepUnusedDataFor: 0,
-    }),
-    apiDocsProject: build.query<RouteReply<typeof platformRoutes.getProject>, { ref: string }>({
-      query: ({ ref }) => routeRequest(platformRoutes.getProject, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }],
-    }),
-    apiDocsSettings: build.query<RouteReply<typeof projectSettingsRoutes.apiSettings>, { ref: string }>({
-      query: ({ ref }) => routeRequest(projectSettingsRoutes.apiSettings, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }],
-    }),
-    apiDocsKeys: build.query<RouteReply<typeof platformRoutes.projectApiKeys>, { ref: string }>({
-      query: ({ ref }) => routeRequest(platformRoutes.projectApiKeys, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }],
-    }),
+    apiDocs: routeQuery(build, apiDocsRoutes.apiDocs, { providesTags: (_r, _e, { ref }) => [{ type: 'Tables', id: `api-docs:${ref}` }] }),
+    generatedTypes: routeQuery(build, apiDocsRoutes.generateTypescript, { keepUnusedDataFor: 0 }),
+    apiDocsProject: routeQuery(build, platformRoutes.getProject, { providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }] }),
+    apiDocsSettings: routeQuery(build, projectSettingsRoutes.apiSettings, { providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }] }),
+    apiDocsKeys: routeQuery(build, platformRoutes.projectApiKeys, { providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useApiDocsQuery, useLazyGeneratedTypesQuery, useApiDocsProjectQuery, useApiDocsSettingsQuery, useApiDocsKeysQuery } = apiDocsApi;

@@ -1,19 +1,12 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { backupRoutes, gatewayPath, projectSettingsRoutes, type BackupList, type BackupRestore, type DatabaseBackup, type Project, type ProjectAddons } from '@dash/contracts';
-
-const backupsApiWithTags = baseApi.enhanceEndpoints({ addTagTypes: ['Backups'] });
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
+import { backupRoutes, gatewayPath, projectSettingsRoutes, type BackupRestore, type Project, type ProjectAddons } from '@dash/contracts';
 
 /** The project's database backups (hosted only), and the add-ons that decide which backups page opens. */
-export const backupsApi = backupsApiWithTags.injectEndpoints({
+export const backupsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Backups', 'Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    databaseBackups: build.query<BackupList, { ref: string }>({
-      query: ({ ref }) => routeRequest(backupRoutes.listBackups, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Backups', id: ref }],
-    }),
-    createBackup: build.mutation<DatabaseBackup, { ref: string }>({
-      query: ({ ref }) => routeRequest(backupRoutes.createBackup, { params: { ref } }),
-      invalidatesTags: (_r, _e, { ref }) => [{ type: 'Backups', id: ref }],
-    }),
+    databaseBackups: routeQuery(build, backupRoutes.listBackups, { providesTags: (_r, _e, { ref }) => [{ type: 'Backups', id: ref }] }),
+    createBackup: routeMutation(build, backupRoutes.createBackup, { invalidatesTags: (_r, _e, { ref }) => [{ type: 'Backups', id: ref }] }),
     /** Answers with the new project, coming up; its provisioning restores the backup. */
     restoreBackup: build.mutation<Project, { ref: string; id: number; body: BackupRestore }>({
       query: ({ ref, id, body }) => routeRequest(backupRoutes.restoreBackup, { params: { ref, id }, body }),
@@ -25,6 +18,7 @@ export const backupsApi = backupsApiWithTags.injectEndpoints({
       query: ({ ref }) => routeRequest(projectSettingsRoutes.listAddons, { params: { ref } }),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useDatabaseBackupsQuery, useCreateBackupMutation, useRestoreBackupMutation, useBackupAddonsQuery } = backupsApi;

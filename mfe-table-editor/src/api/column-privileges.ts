@@ -1,4 +1,4 @@
-import { routeRequest } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import {
   columnPrivilegesRoutes,
   type ColumnPrivilegeGrant,
@@ -30,6 +30,7 @@ export const columnPrivilegesApi = databaseApi.enhanceEndpoints({ addTagTypes: [
       invalidatesTags: (_r, _e, { ref, tableId }) => [tag(ref, tableId)],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useColumnPrivilegesQuery, useColumnPrivilegeGranteesQuery, useGrantColumnPrivilegesMutation, useRevokeColumnPrivilegesMutation } =

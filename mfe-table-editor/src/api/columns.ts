@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { tableEditorRoutes, type ColumnCreate, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -12,7 +13,7 @@ const tableTags = (ref: string, tableId: number) => [
 ];
 
 /** Columns of one table (the foreign-key picker) and the column form's writes. */
-export const editorColumnsApi = baseApi.injectEndpoints({
+export const editorColumnsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Columns', 'Rows', 'Tables'] }).injectEndpoints({
   endpoints: (build) => ({
     editorColumns: build.query<RouteReply<typeof tableEditorRoutes.listColumns>, Ref & { tableId: number }>({
       query: ({ ref, tableId }) => routeRequest(tableEditorRoutes.listColumns, { params: { ref }, query: { table_id: tableId } }),
@@ -32,6 +33,7 @@ export const editorColumnsApi = baseApi.injectEndpoints({
       invalidatesTags: (_r, _e, { ref, tableId }) => tableTags(ref, tableId),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useEditorColumnsQuery, useCreateColumnMutation, useUpdateColumnMutation, useDeleteColumnMutation } = editorColumnsApi;

@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { ENTITY_PAGE_SIZE, pgMetaRoutes, type EntitySort, type RouteReply } from '@dash/contracts';
 
 export type EntitiesPage = RouteReply<typeof pgMetaRoutes.listEntities>;
@@ -15,7 +16,7 @@ export interface EntitiesArg {
  * The entity list of one schema, one page of ENTITY_PAGE_SIZE at a time. The page param is the offset;
  * the next page is requested while the service says `hasMore`.
  */
-export const editorEntitiesApi = baseApi.injectEndpoints({
+export const editorEntitiesApi = baseApi.enhanceEndpoints({ addTagTypes: ['Entities'] }).injectEndpoints({
   endpoints: (build) => ({
     editorEntities: build.infiniteQuery<EntitiesPage, EntitiesArg, number>({
       infiniteQueryOptions: {
@@ -27,6 +28,7 @@ export const editorEntitiesApi = baseApi.injectEndpoints({
       providesTags: (_r, _e, { ref, schema }) => [{ type: 'Entities', id: `${ref}:${schema}` }],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useEditorEntitiesInfiniteQuery } = editorEntitiesApi;

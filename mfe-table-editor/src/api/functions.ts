@@ -1,4 +1,4 @@
-import { routeRequest } from '@dash/shell-sdk';
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
 import { databaseRoutes, type FunctionInput, type PgFunction } from '@dash/contracts';
 import { databaseApi } from './database';
 
@@ -8,10 +8,7 @@ const tag = (ref: string) => ({ type: 'Functions' as const, id: ref });
 /** The database area's functions (all schemas but the system ones; the page filters by schema). */
 export const databaseFunctionsApi = databaseApi.injectEndpoints({
   endpoints: (build) => ({
-    databaseFunctions: build.query<PgFunction[], Ref>({
-      query: ({ ref }) => routeRequest(databaseRoutes.listFunctions, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [tag(ref)],
-    }),
+    databaseFunctions: routeQuery(build, databaseRoutes.listFunctions, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
     createDatabaseFunction: build.mutation<PgFunction, Ref & { body: FunctionInput }>({
       query: ({ ref, body }) => routeRequest(databaseRoutes.createFunction, { params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
@@ -20,11 +17,9 @@ export const databaseFunctionsApi = databaseApi.injectEndpoints({
       query: ({ ref, id, body }) => routeRequest(databaseRoutes.updateFunction, { params: { ref, id }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
-    deleteDatabaseFunction: build.mutation<PgFunction, Ref & { id: number }>({
-      query: ({ ref, id }) => routeRequest(databaseRoutes.deleteFunction, { params: { ref, id } }),
-      invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
-    }),
+    deleteDatabaseFunction: routeMutation(build, databaseRoutes.deleteFunction, { invalidatesTags: (_r, _e, { ref }) => [tag(ref)] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useDatabaseFunctionsQuery, useCreateDatabaseFunctionMutation, useUpdateDatabaseFunctionMutation, useDeleteDatabaseFunctionMutation } = databaseFunctionsApi;

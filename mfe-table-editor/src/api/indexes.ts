@@ -1,4 +1,4 @@
-import { routeRequest } from '@dash/shell-sdk';
+import { routeMutation, routeRequest } from '@dash/shell-sdk/routes';
 import { databaseRoutes, type IndexCreate, type PgIndex } from '@dash/contracts';
 import { databaseApi } from './database';
 
@@ -15,11 +15,9 @@ export const databaseIndexesApi = databaseApi.injectEndpoints({
       query: ({ ref, body }) => routeRequest(databaseRoutes.createIndex, { params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
-    deleteDatabaseIndex: build.mutation<PgIndex, Ref & { id: number }>({
-      query: ({ ref, id }) => routeRequest(databaseRoutes.deleteIndex, { params: { ref, id } }),
-      invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
-    }),
+    deleteDatabaseIndex: routeMutation(build, databaseRoutes.deleteIndex, { invalidatesTags: (_r, _e, { ref }) => [tag(ref)] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useDatabaseIndexesQuery, useCreateDatabaseIndexMutation, useDeleteDatabaseIndexMutation } = databaseIndexesApi;

@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { databasePlatformRoutes, type SchemaMigrations } from '@dash/contracts';
 
 /** The Supabase CLI's migration history (`supabase_migrations.schema_migrations`); the CLI writes it, never the dashboard. */
@@ -8,6 +9,7 @@ export const databaseMigrationsApi = baseApi.injectEndpoints({
       query: ({ ref }) => routeRequest(databasePlatformRoutes.listMigrations, { params: { ref } }),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useDatabaseMigrationsQuery } = databaseMigrationsApi;

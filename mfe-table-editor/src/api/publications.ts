@@ -1,4 +1,4 @@
-import { routeRequest } from '@dash/shell-sdk';
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
 import { databaseRoutes, type PgPublication, type PublicationCreate, type PublicationUpdate } from '@dash/contracts';
 import { databaseApi } from './database';
 
@@ -7,10 +7,7 @@ const tag = (ref: string) => ({ type: 'Publications' as const, id: ref });
 
 export const databasePublicationsApi = databaseApi.injectEndpoints({
   endpoints: (build) => ({
-    databasePublications: build.query<PgPublication[], Ref>({
-      query: ({ ref }) => routeRequest(databaseRoutes.listPublications, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [tag(ref)],
-    }),
+    databasePublications: routeQuery(build, databaseRoutes.listPublications, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
     createDatabasePublication: build.mutation<PgPublication, Ref & { body: PublicationCreate }>({
       query: ({ ref, body }) => routeRequest(databaseRoutes.createPublication, { params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
@@ -19,11 +16,9 @@ export const databasePublicationsApi = databaseApi.injectEndpoints({
       query: ({ ref, id, body }) => routeRequest(databaseRoutes.updatePublication, { params: { ref, id }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
-    deleteDatabasePublication: build.mutation<PgPublication, Ref & { id: number }>({
-      query: ({ ref, id }) => routeRequest(databaseRoutes.deletePublication, { params: { ref, id } }),
-      invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
-    }),
+    deleteDatabasePublication: routeMutation(build, databaseRoutes.deletePublication, { invalidatesTags: (_r, _e, { ref }) => [tag(ref)] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const {

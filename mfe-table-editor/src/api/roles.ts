@@ -1,13 +1,11 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { rolesRoutes, type PgRole, type RoleCreate, type RoleUpdate, type RouteReply } from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
+import { rolesRoutes, type PgRole, type RoleCreate, type RoleUpdate } from '@dash/contracts';
 
 /** Database roles: for choosing a role to impersonate, and the database area's roles page. */
-export const editorRolesApi = baseApi.injectEndpoints({
+export const editorRolesApi = baseApi.enhanceEndpoints({ addTagTypes: ['Roles'] }).injectEndpoints({
   endpoints: (build) => ({
-    editorRoles: build.query<RouteReply<typeof rolesRoutes.listRoles>, { ref: string }>({
-      query: ({ ref }) => routeRequest(rolesRoutes.listRoles, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [{ type: 'Roles', id: ref }],
-    }),
+    editorRoles: routeQuery(build, rolesRoutes.listRoles, { providesTags: (_r, _e, { ref }) => [{ type: 'Roles', id: ref }] }),
     createDatabaseRole: build.mutation<PgRole, { ref: string; body: RoleCreate }>({
       query: ({ ref, body }) => routeRequest(rolesRoutes.createRole, { params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [{ type: 'Roles', id: ref }],
@@ -16,11 +14,9 @@ export const editorRolesApi = baseApi.injectEndpoints({
       query: ({ ref, id, body }) => routeRequest(rolesRoutes.updateRole, { params: { ref, id }, body }),
       invalidatesTags: (_r, _e, { ref }) => [{ type: 'Roles', id: ref }],
     }),
-    deleteDatabaseRole: build.mutation<PgRole, { ref: string; id: number }>({
-      query: ({ ref, id }) => routeRequest(rolesRoutes.deleteRole, { params: { ref, id } }),
-      invalidatesTags: (_r, _e, { ref }) => [{ type: 'Roles', id: ref }],
-    }),
+    deleteDatabaseRole: routeMutation(build, rolesRoutes.deleteRole, { invalidatesTags: (_r, _e, { ref }) => [{ type: 'Roles', id: ref }] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useEditorRolesQuery, useCreateDatabaseRoleMutation, useUpdateDatabaseRoleMutation, useDeleteDatabaseRoleMutation } = editorRolesApi;

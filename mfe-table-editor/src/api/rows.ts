@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { gatewayPath, tableEditorRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type TableArg = { ref: string; id: number };
@@ -15,7 +16,7 @@ const rowsTag = ({ ref, id }: TableArg) => [{ type: 'Rows' as const, id: `${ref}
  * deletes refresh the table's pages and counts; a cell update is applied to the cached page by the grid
  * itself so the row keeps its place, hence no invalidation there.
  */
-export const editorRowsApi = baseApi.injectEndpoints({
+export const editorRowsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Rows'] }).injectEndpoints({
   endpoints: (build) => ({
     editorRows: build.query<RowsPageReply, WithBody<typeof tableEditorRoutes.selectRows>>({
       query: ({ ref, id, body }) => routeRequest(tableEditorRoutes.selectRows, { params: { ref, id }, body }),
@@ -46,6 +47,7 @@ export const editorRowsApi = baseApi.injectEndpoints({
       invalidatesTags: (_r, _e, arg) => rowsTag(arg),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const {

@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { tableEditorRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -7,9 +8,10 @@ type TableArg = Ref & { id: number };
 /**
  * Tables of the table editor: the list of one schema (metadata), one table with its columns, keys and
  * relationships, its DDL for the definition view, and the table form's writes. Writes refresh the
- * entity list, the table and its rows.
+ * entity list, the table and its rows. A CSV import refreshes them through this api too (`Rows`: the
+ * rows it added).
  */
-export const editorTablesApi = baseApi.injectEndpoints({
+export const editorTablesApi = baseApi.enhanceEndpoints({ addTagTypes: ['Entities', 'Tables', 'Rows'] }).injectEndpoints({
   endpoints: (build) => ({
     editorTables: build.query<RouteReply<typeof tableEditorRoutes.listTables>, Ref & { schema: string }>({
       query: ({ ref, schema }) =>
@@ -53,6 +55,7 @@ export const editorTablesApi = baseApi.injectEndpoints({
       ],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const {

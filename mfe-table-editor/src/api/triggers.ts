@@ -1,4 +1,4 @@
-import { routeRequest } from '@dash/shell-sdk';
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
 import { databaseRoutes, type PgTrigger, type TriggerCreate, type TriggerUpdate } from '@dash/contracts';
 import { databaseApi } from './database';
 
@@ -7,10 +7,7 @@ const tag = (ref: string) => ({ type: 'Triggers' as const, id: ref });
 
 export const databaseTriggersApi = databaseApi.injectEndpoints({
   endpoints: (build) => ({
-    databaseTriggers: build.query<PgTrigger[], Ref>({
-      query: ({ ref }) => routeRequest(databaseRoutes.listTriggers, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => [tag(ref)],
-    }),
+    databaseTriggers: routeQuery(build, databaseRoutes.listTriggers, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
     createDatabaseTrigger: build.mutation<PgTrigger, Ref & { body: TriggerCreate }>({
       query: ({ ref, body }) => routeRequest(databaseRoutes.createTrigger, { params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
@@ -19,11 +16,9 @@ export const databaseTriggersApi = databaseApi.injectEndpoints({
       query: ({ ref, id, body }) => routeRequest(databaseRoutes.updateTrigger, { params: { ref, id }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
-    deleteDatabaseTrigger: build.mutation<PgTrigger, Ref & { id: number }>({
-      query: ({ ref, id }) => routeRequest(databaseRoutes.deleteTrigger, { params: { ref, id } }),
-      invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
-    }),
+    deleteDatabaseTrigger: routeMutation(build, databaseRoutes.deleteTrigger, { invalidatesTags: (_r, _e, { ref }) => [tag(ref)] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useDatabaseTriggersQuery, useCreateDatabaseTriggerMutation, useUpdateDatabaseTriggerMutation, useDeleteDatabaseTriggerMutation } = databaseTriggersApi;

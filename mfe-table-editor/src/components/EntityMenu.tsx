@@ -1,10 +1,11 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { Button, Spinner, errorMessage, useConfirm, usePermission, useToast } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useToast } from '@dash/shell-sdk';
+import { Button, Spinner } from '@dash/shell-sdk/ui';
 import { Permission, type Entity } from '@dash/contracts';
 import { useDeleteEditorTableMutation, useEditorTableQuery } from '../api/tables';
 import { SidePanel } from '../forms/SidePanel';
-import { TableEditor } from '../forms/TableEditor';
+import { TableEditor } from '../panels';
 import { editorPaths } from '../paths';
 
 export const TABLE_WRITE_NEEDS_PERMISSION = 'You need additional permissions to change tables';
@@ -42,14 +43,17 @@ function EditTablePanel({ projectRef, entity, onClose }: { projectRef: string; e
       onClose();
     }
   }, [error, entity.name, onClose, toast]);
-  if (!data) {
-    return (
-      <SidePanel title={`Update table ${entity.name}`} onClose={onClose} footer={<Button onClick={onClose}>Cancel</Button>}>
-        <Spinner label="Loading table" />
-      </SidePanel>
-    );
-  }
-  return <TableEditor schema={entity.schema} table={data} onClose={onClose} />;
+  const loading = (
+    <SidePanel title={`Update table ${entity.name}`} onClose={onClose} footer={<Button onClick={onClose}>Cancel</Button>}>
+      <Spinner label="Loading table" />
+    </SidePanel>
+  );
+  if (!data) return loading;
+  return (
+    <Suspense fallback={loading}>
+      <TableEditor schema={entity.schema} table={data} onClose={onClose} />
+    </Suspense>
+  );
 }
 
 /** The small per-entity menu of the list: the table's policies, and editing or deleting the table. */

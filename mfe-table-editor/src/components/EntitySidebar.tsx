@@ -1,12 +1,12 @@
-import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
+import { Fragment, Suspense, useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { Button, EmptyState, ErrorPanel, Spinner, errorMessage, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, Permission, type Entity, type EntitySort } from '@dash/contracts';
 import { useEditorEntitiesInfiniteQuery } from '../api/entities';
 import { useEditorSchemasQuery } from '../api/schemas';
-import { CsvImportDialog } from '../csv/CsvImportDialog';
-import { TableEditor } from '../forms/TableEditor';
 import { ENTITY_TYPE_INFO, hasPolicies } from '../entity-types';
+import { CsvImportDialog, TableEditor } from '../panels';
 import { NEW_TABLE_PARAM, editorPaths } from '../paths';
 import { useDebouncedValue, useEntitySortPreference } from '../preferences';
 import { EntityMenu } from './EntityMenu';
@@ -61,25 +61,27 @@ function NewTableButton({ schema }: { schema: string }) {
       >
         New table
       </Button>
-      {panel === 'table' && (
-        <TableEditor
-          schema={schema}
-          onImportCsv={() => setPanel('csv')}
-          onClose={(saved) => {
-            setPanel(null);
-            if (saved) navigate(editorPaths.table(ref, saved.id, saved.schema));
-          }}
-        />
-      )}
-      {panel === 'csv' && (
-        <CsvImportDialog
-          schema={schema}
-          onClose={(imported) => {
-            setPanel(null);
-            if (imported) navigate(editorPaths.table(ref, imported.table_id, schema));
-          }}
-        />
-      )}
+      <Suspense fallback={null}>
+        {panel === 'table' && (
+          <TableEditor
+            schema={schema}
+            onImportCsv={() => setPanel('csv')}
+            onClose={(saved) => {
+              setPanel(null);
+              if (saved) navigate(editorPaths.table(ref, saved.id, saved.schema));
+            }}
+          />
+        )}
+        {panel === 'csv' && (
+          <CsvImportDialog
+            schema={schema}
+            onClose={(imported) => {
+              setPanel(null);
+              if (imported) navigate(editorPaths.table(ref, imported.table_id, schema));
+            }}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

@@ -1,8 +1,9 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useDispatch } from 'react-redux';
-import { Button, baseApi, sessionExpired, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { sessionExpired, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { CSV_IMPORT_MAX_BYTES, formatBytes, Messages, Permission, plural, type PgTable, type TableCreate } from '@dash/contracts';
-import { useEditorTableQuery } from '../api/tables';
+import { editorTablesApi, useEditorTableQuery } from '../api/tables';
 import { CsvImportError, importCsv, type CsvImportTarget } from '../api/csv-import';
 import { IDENTIFIER_MAX_LENGTH } from '../forms/column-form';
 import { COLUMN_TYPES, typeLabel } from '../forms/column-types';
@@ -166,7 +167,7 @@ export function CsvImportDialog({ schema, table, onClose }: { schema: string; ta
         onProgress: (loadedBytes, total) => setProgress({ loaded: loadedBytes, total }),
       });
       dispatch(
-        baseApi.util.invalidateTags(
+        editorTablesApi.util.invalidateTags(
           table
             ? [
                 { type: 'Rows', id: `${ref}:${table.id}` },

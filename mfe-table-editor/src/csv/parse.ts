@@ -1,7 +1,9 @@
+import Papa from 'papaparse';
+
 /**
- * A small CSV reader for the import preview (RFC 4180 with the usual leniencies): quoted fields, doubled
- * quotes inside them, delimiters and newlines inside quotes, CRLF/LF/CR line ends. The import itself is
- * parsed by the server (COPY); this only has to show the user the same rows.
+ * CSV for the import preview, read by papaparse: quoted fields, doubled quotes inside them, delimiters
+ * and line breaks inside quotes, CRLF/LF/CR line ends (one kind per file, as COPY wants). The import
+ * itself is parsed by the server (COPY); this only has to show the user the same rows.
  */
 export const DELIMITERS = [',', ';', '\t'] as const;
 export type Delimiter = (typeof DELIMITERS)[number];
@@ -21,87 +23,26 @@ export interface ParseResult {
   partial: boolean;
 }
 
+const isBlank = (row: string[]) => row.length === 1 && row[0] === '';
+
 export function parseCsv(text: string, delimiter: string, options: { maxRows?: number; complete?: boolean } = {}): ParseResult {
   const maxRows = options.maxRows ?? Infinity;
   const complete = options.complete ?? true;
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false; // inside a quoted field
-  let fieldStarted = false; // the current row has content (so a blank line is no row)
-  let i = 0;
-
-  const endRow = () => {
-    row.push(field);
-    // A blank line is not a row (COPY would reject it anyway); a row of one empty quoted field is.
-    if (fieldStarted || row.length > 1) rows.push(row);
-    row = [];
-    field = '';
-    fieldStarted = false;
-  };
-
-  while (i < text.length) {
-    if (rows.length >= maxRows) return { rows, partial: true };
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else {
-        field += c;
-      }
-      i++;
-      continue;
-    }
-    if (c === '"' && field === '') {
-      quoted = true;
-      fieldStarted = true;
-    } else if (c === delimiter) {
-      row.push(field);
-      field = '';
-      fieldStarted = true;
-    } else if (c === '\n' || c === '\r') {
-      endRow();
-      if (c === '\r' && text[i + 1] === '\n') i++;
-    } else {
-      field += c;
-      fieldStarted = true;
-    }
-    i++;
-  }
-  // The text ends: the last row is whole only if the text is the whole file (a cut file may end mid-row).
-  if (!complete) return { rows, partial: true };
-  if (fieldStarted || row.length > 0) {
-    if (rows.length >= maxRows) return { rows, partial: true };
-    endRow();
-  }
-  return { rows, partial: false };
+  // One row more than shown tells whether more follow; papaparse stops there (blank lines count).
+  const { data, meta } = Papa.parse<string[]>(text, { delimiter, preview: Number.isFinite(maxRows) ? maxRows + 1 : 0 });
+  // Read to its end, a text that ends with a line break ends with one empty row; without one, the start
+  // of a file may end mid-row, and that row is left out.
+  const last = data[data.length - 1];
+  if (!meta.truncated && !complete && last && !isBlank(last)) data.pop();
+  // A blank line is not a row (COPY would reject it anyway).
+  const rows = data.filter((row) => !isBlank(row));
+  return { rows: rows.slice(0, maxRows), partial: rows.length > maxRows || meta.truncated || !complete };
 }
 
-/**
- * The delimiter that splits the first lines into the most columns, consistently. Ties and text without
- * any delimiter give a comma.
- */
+/** The delimiter that splits the first lines into the most columns, consistently (papaparse's guess); a comma otherwise. */
 export function detectDelimiter(text: string): Delimiter {
-  let best: Delimiter = ',';
-  let bestScore = -1;
-  for (const delimiter of DELIMITERS) {
-    const { rows } = parseCsv(text, delimiter, { maxRows: 20, complete: false });
-    const sample = rows.length > 0 ? rows : parseCsv(text, delimiter, { maxRows: 1 }).rows;
-    const width = sample[0]?.length ?? 0;
-    if (width < 2) continue;
-    const consistent = sample.filter((r) => r.length === width).length / sample.length;
-    const score = consistent * 10_000 + width;
-    if (score > bestScore) {
-      best = delimiter;
-      bestScore = score;
-    }
-  }
-  return best;
+  const { meta } = Papa.parse<string[]>(text, { delimitersToGuess: [...DELIMITERS], skipEmptyLines: true, preview: 20 });
+  return (DELIMITERS as readonly string[]).includes(meta.delimiter) ? (meta.delimiter as Delimiter) : ',';
 }
 
 /** Reads a blob as UTF-8 text (FileReader works in every browser and in jsdom). */

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Button, EmptyState, ErrorPanel, PageHeader, Spinner, errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { Permission } from '@dash/contracts';
 import { useEditorSchemasQuery } from '../api/schemas';
 import { DEFAULT_SCHEMA } from '../paths';

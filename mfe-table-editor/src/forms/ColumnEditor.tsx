@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { Field, Form, useField, useForm } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
-import { Button, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages, type ForeignKeyAction, type ForeignKeyInput, type PgColumn, type PgTable } from '@dash/contracts';
 import { useCreateColumnMutation, useEditorColumnsQuery, useUpdateColumnMutation } from '../api/columns';
 import { useEditorSchemasQuery } from '../api/schemas';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Field, Form, useForm } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
-import { Button, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import type { PgTable } from '@dash/contracts';
 import { useCreateEditorTableMutation, useUpdateEditorTableMutation } from '../api/tables';
 import { COLUMN_TYPES, discouragedTypeHint, isIntegerType } from './column-types';

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Field } from 'react-final-form';
-import { Button, useConfirm } from '@dash/shell-sdk';
+import { useConfirm } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages } from '@dash/contracts';
 
 /** Keeps '' as '' (final-form would store undefined), so text values stay strings. */

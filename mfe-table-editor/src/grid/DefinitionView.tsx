@@ -1,4 +1,5 @@
-import { ErrorPanel, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { ErrorPanel, Spinner } from '@dash/shell-sdk/ui';
 import { useEditorTableDefinitionQuery } from '../api/tables';
 
 /** The relation's SQL definition (the toolbar's definition view). */

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
-import { Button, errorMessage, sessionExpired, useToast } from '@dash/shell-sdk';
+import { errorMessage, sessionExpired, useToast } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { CSV_EXPORT_ROW_LIMIT, Messages } from '@dash/contracts';
 import { ExportError, exportRowsCsv, type RowsExportBody } from '../api/rows';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { FILTER_OPERATORS, IS_FILTER_VALUES, Messages, type FilterOperator, type PgColumn, type RowFilter, type RowSort } from '@dash/contracts';
 import { Popover, usePopoverAnchor } from './Popover';
 import { typeHint } from './cells';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages, TABLE_PAGE_SIZES } from '@dash/contracts';
 
 export type SaveState = 'idle' | 'saving' | 'saved';

@@ -1,20 +1,9 @@
-import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { SELECT_COLUMN_KEY } from 'react-data-grid';
-import {
-  Badge,
-  Button,
-  EmptyState,
-  ErrorPanel,
-  Spinner,
-  errorMessage,
-  useConfirm,
-  usePermission,
-  useProjectRef,
-  useToast,
-  type AppDispatch,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast, type AppDispatch } from '@dash/shell-sdk';
+import { Badge, Button, EmptyState, ErrorPanel, Spinner } from '@dash/shell-sdk/ui';
 import {
   Messages,
   Permission,
@@ -37,8 +26,6 @@ import {
   type RowSort,
   type RowValues,
 } from '@dash/contracts';
-import { ColumnEditor } from '../forms/ColumnEditor';
-import { CsvImportDialog } from '../csv/CsvImportDialog';
 import {
   editorRowsApi,
   useDeleteEditorRowsMutation,
@@ -50,6 +37,7 @@ import {
   type RowsQueryBody,
 } from '../api/rows';
 import { ENTITY_TYPE_INFO, hasPolicies } from '../entity-types';
+import { ColumnEditor, CsvImportDialog, RowPanel } from '../panels';
 import { editorPaths } from '../paths';
 import {
   cellText,
@@ -74,7 +62,7 @@ import { useLatestCallback, useSaveIndicator } from './hooks';
 import { useImpersonation } from './impersonation';
 import { MenuItem, Popover } from './Popover';
 import { RolePicker } from './RolePicker';
-import { RowPanel, type RowSubmitResult } from './RowPanel';
+import type { RowSubmitResult } from './RowPanel';
 import { basisBody, editBasis, putCurrentRow, rowConflict } from './conflicts';
 import { mergeLayout, readSavedView, useDebouncedSave, usePageSize, writeSavedView, type SavedColumn } from './saved-view';
 import { ADD_COLUMN_KEY, TableGrid, type ColumnMenuActions } from './TableGrid';
@@ -685,23 +673,25 @@ export function GridPage({ relation, table, columns }: { relation: GridRelation;
         </Popover>
       )}
 
-      {(panel?.kind === 'insert-row' || panel?.kind === 'edit-row') && (
-        <RowPanel
-          mode={panel.kind === 'insert-row' ? 'insert' : 'edit'}
-          tableName={relation.name}
-          columns={layout.map((l) => columns.find((c) => c.name === l.name)).filter((c): c is PgColumn => !!c)}
-          row={panel.kind === 'edit-row' ? panel.row.values : undefined}
-          truncated={panel.kind === 'edit-row' ? columns.filter((c) => truncated.has(`${panel.row.index}:${c.name}`)).map((c) => c.name) : undefined}
-          loadFullValue={panel.kind === 'edit-row' ? (column) => fullValue(panel.row, column) : undefined}
-          access={access}
-          primaryKeys={primaryKeys}
-          onSubmit={(values, expected) => submitRow(panel.kind === 'insert-row' ? 'insert' : 'edit', values, panel.kind === 'edit-row' ? panel.row : undefined, expected)}
-          onClose={closePanel}
-        />
-      )}
-      {panel?.kind === 'column' && table && <ColumnEditor table={table} column={panel.column} onClose={closePanel} />}
-      {/* The dialog refreshes the table's rows itself after an import. */}
-      {panel?.kind === 'csv' && table && <CsvImportDialog schema={relation.schema} table={table} onClose={closePanel} />}
+      <Suspense fallback={null}>
+        {(panel?.kind === 'insert-row' || panel?.kind === 'edit-row') && (
+          <RowPanel
+            mode={panel.kind === 'insert-row' ? 'insert' : 'edit'}
+            tableName={relation.name}
+            columns={layout.map((l) => columns.find((c) => c.name === l.name)).filter((c): c is PgColumn => !!c)}
+            row={panel.kind === 'edit-row' ? panel.row.values : undefined}
+            truncated={panel.kind === 'edit-row' ? columns.filter((c) => truncated.has(`${panel.row.index}:${c.name}`)).map((c) => c.name) : undefined}
+            loadFullValue={panel.kind === 'edit-row' ? (column) => fullValue(panel.row, column) : undefined}
+            access={access}
+            primaryKeys={primaryKeys}
+            onSubmit={(values, expected) => submitRow(panel.kind === 'insert-row' ? 'insert' : 'edit', values, panel.kind === 'edit-row' ? panel.row : undefined, expected)}
+            onClose={closePanel}
+          />
+        )}
+        {panel?.kind === 'column' && table && <ColumnEditor table={table} column={panel.column} onClose={closePanel} />}
+        {/* The dialog refreshes the table's rows itself after an import. */}
+        {panel?.kind === 'csv' && table && <CsvImportDialog schema={relation.schema} table={table} onClose={closePanel} />}
+      </Suspense>
     </article>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages, type Impersonation, type PgRole } from '@dash/contracts';
 import { useEditorRolesQuery } from '../api/roles';
 import { Popover, usePopoverAnchor } from './Popover';

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Button, errorMessage } from '@dash/shell-sdk';
+import { errorMessage } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { RowConflictMessages, type PgColumn, type RowValues } from '@dash/contracts';
 import { typeLabel } from '../forms/column-types';
 import { useDiscardConfirm } from '../forms/fields';

@@ -16,7 +16,7 @@ import {
   type RowsChangeData,
 } from 'react-data-grid';
 import 'react-data-grid/lib/styles.css';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import {
   GRID_ADD_COLUMN_WIDTH,
   GRID_MIN_COLUMN_WIDTH,

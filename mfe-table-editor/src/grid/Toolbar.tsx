@@ -1,4 +1,4 @@
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import type { GridView } from '@dash/contracts';
 import { MenuItem, Popover, usePopoverAnchor } from './Popover';
 

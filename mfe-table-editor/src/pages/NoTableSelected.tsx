@@ -1,4 +1,4 @@
-import { EmptyState } from '@dash/shell-sdk';
+import { EmptyState } from '@dash/shell-sdk/ui';
 
 export function NoTableSelected() {
   return (

@@ -1,5 +1,6 @@
 import { Link, useOutletContext, useParams } from 'react-router-dom';
-import { EmptyState, ErrorPanel, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { EmptyState, ErrorPanel, Spinner } from '@dash/shell-sdk/ui';
 import { useEditorTableQuery } from '../api/tables';
 import { useEditorColumnsQuery } from '../api/columns';
 import { GridPage } from '../grid/GridPage';

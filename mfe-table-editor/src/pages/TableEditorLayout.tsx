@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Outlet, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { NoAccess, Spinner, usePermission, useProjectRef } from '@dash/shell-sdk';
+import { usePermission, useProjectRef } from '@dash/shell-sdk';
+import { NoAccess, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, Permission, type Entity } from '@dash/contracts';
 import { EntitySidebar } from '../components/EntitySidebar';
 import { DEFAULT_SCHEMA, editorPaths } from '../paths';

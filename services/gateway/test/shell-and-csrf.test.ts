@@ -1,4 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ServiceMessages } from '@dash/contracts';
+import { precompressFolder } from '@dash/service-kit';
+import { rawRequest } from '@dash/service-kit/dist/testing';
 import { makeShellDir, PUBLIC_ORIGIN, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './stubs';
 
 let upstreams: Upstreams;
@@ -114,6 +119,62 @@ describe('shell', () => {
 
   it('puts the security headers on API replies too', async () => {
     expectSecurityHeaders(await fetch(`${gateway.url}/api/pg-meta/default/tables`));
+  });
+});
+
+describe('precompressed shell files', () => {
+  const bundle = 'export const grid = (rows) => rows.map((row) => `<div class="row">${row.name}</div>`).join("");\n'.repeat(300);
+  const page = `<!doctype html><title>Dash</title><div id="root"></div>${'<script defer src="/app.0a1b2c3d.js"></script>'.repeat(40)}`;
+  beforeAll(() => {
+    writeFileSync(path.join(shell.dir, 'app.0a1b2c3d.js'), bundle);
+    writeFileSync(path.join(shell.dir, 'index.html'), page);
+    precompressFolder(shell.dir);
+  });
+
+  it('sends the Brotli copy to a browser that accepts it, with the original type and cache', async () => {
+    const res = await rawRequest(`${gateway.url}/app.0a1b2c3d.js`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    expect(res.body.length).toBeLessThan(bundle.length / 10);
+    expect(brotliDecompressSync(res.body).toString()).toBe(bundle);
+  });
+
+  it('sends gzip when Brotli is refused, and the file itself without Accept-Encoding', async () => {
+    const gzip = await rawRequest(`${gateway.url}/app.0a1b2c3d.js`, { 'accept-encoding': 'gzip, br;q=0' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(bundle);
+    const plain = await rawRequest(`${gateway.url}/app.0a1b2c3d.js`, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.body.toString()).toBe(bundle);
+    expect(Number(plain.headers['content-length'])).toBe(bundle.length);
+  });
+
+  it('compresses the SPA fallback, still not cached', async () => {
+    const res = await rawRequest(`${gateway.url}/project/default/editor`, { 'accept-encoding': 'br' });
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(res.body).toString()).toBe(page);
+  });
+
+  it('answers HEAD with the chosen length and no body, and ranges of the chosen representation', async () => {
+    const full = await rawRequest(`${gateway.url}/app.0a1b2c3d.js`, { 'accept-encoding': 'br' });
+    const head = await rawRequest(`${gateway.url}/app.0a1b2c3d.js`, { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(full.body.length));
+    expect(head.body.length).toBe(0);
+    const range = await rawRequest(`${gateway.url}/app.0a1b2c3d.js`, { range: 'bytes=0-99' });
+    expect(range.status).toBe(206);
+    expect(range.body.toString()).toBe(bundle.slice(0, 100));
+  });
+
+  it('does not serve the copies by their own names', async () => {
+    expect((await fetch(`${gateway.url}/app.0a1b2c3d.js.br`)).status).toBe(404);
   });
 });
 

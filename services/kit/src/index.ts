@@ -12,3 +12,4 @@ export * from './connection-errors';
 export * from './jwt';
 export * from './service-calls';
 export * from './log-shipper';
+export * from './static-files';

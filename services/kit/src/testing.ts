@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { dropDatabase, ensureDatabase, quoteIdent, withDatabase } from './db';
 import { signForwardedClient, signIdentity } from './identity';
 import pg from 'pg';
@@ -163,4 +164,21 @@ export async function asDbRole(url: string, role: string, claims: Record<string,
     await client.query('rollback').catch(() => {});
     await client.end();
   }
+}
+
+/**
+ * An HTTP request whose body is returned as it came over the wire: `fetch` would decode a compressed one,
+ * and tests of content negotiation must see the encoded bytes and their length.
+ */
+export function rawRequest(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .request(url, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject)
+      .end();
+  });
 }

@@ -240,6 +240,38 @@ describe('importRows', () => {
     expect(await target()).toEqual(before);
   });
 
+  it('skips columns of a file with a byte order mark, CRLF line ends, quoted line breaks and quotes', async () => {
+    const csv = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('ID,skip,Note\r\n10,"a ""b""\r\nc",\r\n11,x,"say ""hi"",\r\nbye"\r\n12,,""\r\n')]);
+    const res = await importCsv(csv, { columns: JSON.stringify(['id', null, 'note']) });
+    expect(res.json()).toEqual({ table_id: ids.target, rows: 3 });
+    expect((await target()).filter((r) => r.id >= 10 && r.id <= 12)).toEqual([
+      { id: 10, label: null, qty: 7, note: null },
+      { id: 11, label: null, qty: 7, note: 'say "hi",\r\nbye' },
+      { id: 12, label: null, qty: 7, note: '' },
+    ]);
+  });
+
+  it('rolls back a file whose last quote is never closed, naming the line', async () => {
+    const before = await target();
+    for (const columns of [[null, 'id'], ['label', 'id']]) {
+      const res = await importCsv('skip,id\nx,70\ny,"71\n', { columns: JSON.stringify(columns) });
+      expect(res.json()).toMatchObject({ statusCode: 400, message: expect.stringMatching(/^unterminated CSV quoted field \(COPY target, line \d/) });
+    }
+    expect(await target()).toEqual(before);
+  });
+
+  it('answers a bad line early in a large body, skipping columns or not, and stays usable', async () => {
+    await p.sql('create table public.early (id int primary key, text text, extra text)');
+    ids.early = Number((await p.sql(`select 'public.early'::regclass::oid::int8 as id`)).rows[0].id);
+    const csv = 'id,text,extra\n1,a,x\nnot a number,b,x\n' + Array.from({ length: 100_000 }, (_, i) => `${i + 2},"${'y'.repeat(80)}",z\n`).join('');
+    for (const columns of [['id', 'text', null], ['id', 'text', 'extra']]) {
+      const res = await importCsv(csv, { columns: JSON.stringify(columns) }, 'early');
+      expect(res.json()).toMatchObject({ statusCode: 400, message: expect.stringContaining('(COPY early, line 3, column id: "not a number")') });
+    }
+    const good = await importCsv('id,text\n1,ok\n', { columns: JSON.stringify(['id', 'text']) }, 'early');
+    expect(good.json()).toEqual({ table_id: ids.early, rows: 1 });
+  });
+
   it('refuses bad parameters and bodies', async () => {
     const cases: Array<[Awaited<ReturnType<typeof importCsv>>, number, string]> = [
       [await importCsv('1\n', { columns: 'not json' }), 400, 'The columns parameter is not valid JSON'],

@@ -1,22 +1,8 @@
 import { useId, useState } from 'react';
 import { Field, Form } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
-import {
-  Badge,
-  Button,
-  EmptyState,
-  ErrorPanel,
-  errorMessage,
-  Modal,
-  ModalActions,
-  PageHeader,
-  SelectField,
-  shownError,
-  Spinner,
-  TextField,
-  useConfirm,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useToast } from '@dash/shell-sdk';
+import { Badge, Button, EmptyState, ErrorPanel, Modal, ModalActions, PageHeader, SelectField, shownError, Spinner, TextField } from '@dash/shell-sdk/ui';
 import {
   ACCESS_TOKEN_EXPIRY_DAYS,
   ACCESS_TOKEN_NAME_MAX,

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import type { AreaNavSection } from '@dash/shell-sdk';
+import type { AreaNavSection } from '@dash/shell-sdk/ui';
 import { SectionLayout } from '../layout/SectionLayout';
 import './account.css';
 

@@ -1,6 +1,7 @@
 import { Field, Form } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
-import { Button, ErrorPanel, errorMessage, PageHeader, shownError, Spinner, TextField, useToast } from '@dash/shell-sdk';
+import { errorMessage, useToast } from '@dash/shell-sdk';
+import { Button, ErrorPanel, PageHeader, shownError, Spinner, TextField } from '@dash/shell-sdk/ui';
 import { AccountMessages, PROFILE_NAME_MAX, THEMES, type Profile, type Theme } from '@dash/contracts';
 import { useProfileQuery, useUpdateProfileMutation } from '../api/account';
 

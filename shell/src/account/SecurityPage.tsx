@@ -2,20 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { Field, Form } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
 import QRCode from 'qrcode';
-import {
-  Badge,
-  Button,
-  ErrorPanel,
-  errorMessage,
-  Modal,
-  ModalActions,
-  PageHeader,
-  shownError,
-  Spinner,
-  TextField,
-  useConfirm,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useToast } from '@dash/shell-sdk';
+import { Badge, Button, ErrorPanel, Modal, ModalActions, PageHeader, shownError, Spinner, TextField } from '@dash/shell-sdk/ui';
 import { AccountMessages, MFA_RECOVERY_CODE_COUNT, type MfaFactor, type RouteReply, type accountRoutes } from '@dash/contracts';
 import {
   useEnrollMfaFactorMutation,

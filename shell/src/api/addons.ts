@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { projectSettingsRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -30,6 +31,7 @@ export const addonsApi = baseApi.injectEndpoints({
       }),
     };
   },
+  overrideExisting: 'throw',
 });
 
 export const { useProjectAddonsQuery, useSelectAddonMutation, useRemoveAddonMutation } = addonsApi;

@@ -1,21 +1,15 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { platformRoutes, projectSettingsRoutes, type RouteReply } from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { platformRoutes, projectSettingsRoutes } from '@dash/contracts';
 
-type Ref = { ref: string };
 const keysTag = (ref: string) => [{ type: 'Project' as const, id: `${ref}:api-keys` }];
 
 /** The project URL, its API keys and the rotation of the JWT secret that signs them. */
-export const apiSettingsApi = baseApi.injectEndpoints({
+export const apiSettingsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    apiSettings: build.query<RouteReply<typeof projectSettingsRoutes.apiSettings>, Ref>({
-      query: ({ ref }) => routeRequest(projectSettingsRoutes.apiSettings, { params: { ref } }),
-    }),
-    projectApiKeys: build.query<RouteReply<typeof platformRoutes.projectApiKeys>, Ref>({
-      query: ({ ref }) => routeRequest(platformRoutes.projectApiKeys, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => keysTag(ref),
-    }),
-    rotateJwtSecret: build.mutation<RouteReply<typeof projectSettingsRoutes.rotateJwtSecret>, Ref>({
-      query: ({ ref }) => routeRequest(projectSettingsRoutes.rotateJwtSecret, { params: { ref } }),
+    apiSettings: routeQuery(build, projectSettingsRoutes.apiSettings),
+    projectApiKeys: routeQuery(build, platformRoutes.projectApiKeys, { providesTags: (_r, _e, { ref }) => keysTag(ref) }),
+    rotateJwtSecret: routeMutation(build, projectSettingsRoutes.rotateJwtSecret, {
       // The old keys are dead: fetch the new ones; the reply is the settings with the rotation's time.
       invalidatesTags: (_r, error, { ref }) => (error ? [] : keysTag(ref)),
       async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {
@@ -28,6 +22,7 @@ export const apiSettingsApi = baseApi.injectEndpoints({
       },
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useApiSettingsQuery, useProjectApiKeysQuery, useRotateJwtSecretMutation } = apiSettingsApi;

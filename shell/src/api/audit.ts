@@ -1,10 +1,11 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeRequest } from '@dash/shell-sdk/routes';
 import { auditRoutes as routes, type RouteReply } from '@dash/contracts';
 
 type Page = { before?: string };
 
 /** The audit log: an organization's, and the signed-in user's own. One query per page (`before`). */
-export const auditApi = baseApi.injectEndpoints({
+export const auditApi = baseApi.enhanceEndpoints({ addTagTypes: ['Audit'] }).injectEndpoints({
   endpoints: (build) => ({
     organizationAudit: build.query<RouteReply<typeof routes.listOrganizationAudit>, { slug: string } & Page>({
       query: ({ slug, before }) => routeRequest(routes.listOrganizationAudit, { params: { slug }, query: { before } }),
@@ -15,6 +16,7 @@ export const auditApi = baseApi.injectEndpoints({
       providesTags: ['Audit'],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useOrganizationAuditQuery, useAccountAuditQuery } = auditApi;

@@ -1,14 +1,13 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import { platformRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
 
 /** The project's auth settings: site URL, JWT expiry and the anonymous sign-ins switch. */
-export const authSettingsApi = baseApi.injectEndpoints({
+export const authSettingsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    authSettings: build.query<RouteReply<typeof platformRoutes.getAuthConfig>, Ref>({
-      query: ({ ref }) => routeRequest(platformRoutes.getAuthConfig, { params: { ref } }),
-    }),
+    authSettings: routeQuery(build, platformRoutes.getAuthConfig),
     updateAuthSettings: build.mutation<RouteReply<typeof platformRoutes.updateAuthConfig>, Ref & { body: RouteBody<typeof platformRoutes.updateAuthConfig> }>({
       query: ({ ref, body }) => routeRequest(platformRoutes.updateAuthConfig, { params: { ref }, body }),
       // The policies page reads the anonymous sign-ins switch under the project's tag: it follows the change.
@@ -23,6 +22,7 @@ export const authSettingsApi = baseApi.injectEndpoints({
       },
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useAuthSettingsQuery, useUpdateAuthSettingsMutation } = authSettingsApi;

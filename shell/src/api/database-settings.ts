@@ -1,16 +1,14 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import { projectSettingsRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
 const tag = (ref: string) => [{ type: 'Project' as const, id: `${ref}:database-settings` }];
 
 /** How to connect to the project database, and the reset of its admin role's password. */
-export const databaseSettingsApi = baseApi.injectEndpoints({
+export const databaseSettingsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    databaseSettings: build.query<RouteReply<typeof projectSettingsRoutes.databaseSettings>, Ref>({
-      query: ({ ref }) => routeRequest(projectSettingsRoutes.databaseSettings, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => tag(ref),
-    }),
+    databaseSettings: routeQuery(build, projectSettingsRoutes.databaseSettings, { providesTags: (_r, _e, { ref }) => tag(ref) }),
     resetDatabasePassword: build.mutation<
       RouteReply<typeof projectSettingsRoutes.resetDatabasePassword>,
       Ref & { body: RouteBody<typeof projectSettingsRoutes.resetDatabasePassword> }
@@ -27,6 +25,7 @@ export const databaseSettingsApi = baseApi.injectEndpoints({
       },
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useDatabaseSettingsQuery, useResetDatabasePasswordMutation } = databaseSettingsApi;

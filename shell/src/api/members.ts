@@ -1,16 +1,14 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import { organizationRoutes as routes, type OrgRole, type RouteReply } from '@dash/contracts';
 
 type Slug = { slug: string };
 type Member = Slug & { userId: string };
 
 /** The members of an organization and their roles. */
-export const membersApi = baseApi.injectEndpoints({
+export const membersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Audit', 'OrgMembers', 'Organization'] }).injectEndpoints({
   endpoints: (build) => ({
-    listMembers: build.query<RouteReply<typeof routes.listMembers>, Slug>({
-      query: ({ slug }) => routeRequest(routes.listMembers, { params: { slug } }),
-      providesTags: (_result, _error, { slug }) => [{ type: 'OrgMembers', id: slug }],
-    }),
+    listMembers: routeQuery(build, routes.listMembers, { providesTags: (_result, _error, { slug }) => [{ type: 'OrgMembers', id: slug }] }),
     updateMember: build.mutation<RouteReply<typeof routes.updateMember>, Member & { role: OrgRole }>({
       query: ({ slug, userId, role }) => routeRequest(routes.updateMember, { params: { slug, userId }, body: { role } }),
       // The caller's own role may be the one that changed: the organization (role, menu) reads again.
@@ -21,6 +19,7 @@ export const membersApi = baseApi.injectEndpoints({
       invalidatesTags: (_result, _error, { slug }) => [{ type: 'OrgMembers', id: slug }, 'Audit'],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useListMembersQuery, useUpdateMemberMutation, useRemoveMemberMutation } = membersApi;

@@ -1,24 +1,19 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { organizationRoutes as routes, type RouteBody, type RouteReply } from '@dash/contracts';
-
-type Slug = { slug: string };
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { organizationRoutes as routes } from '@dash/contracts';
 
 /** The OAuth apps an organization registered. */
-export const oauthAppsApi = baseApi.injectEndpoints({
+export const oauthAppsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Audit', 'OAuthApps'] }).injectEndpoints({
   endpoints: (build) => ({
-    listOAuthApps: build.query<RouteReply<typeof routes.listOAuthApps>, Slug>({
-      query: ({ slug }) => routeRequest(routes.listOAuthApps, { params: { slug } }),
-      providesTags: (_result, _error, { slug }) => [{ type: 'OAuthApps', id: slug }],
-    }),
-    createOAuthApp: build.mutation<RouteReply<typeof routes.createOAuthApp>, Slug & RouteBody<typeof routes.createOAuthApp>>({
-      query: ({ slug, ...body }) => routeRequest(routes.createOAuthApp, { params: { slug }, body }),
+    listOAuthApps: routeQuery(build, routes.listOAuthApps, { providesTags: (_result, _error, { slug }) => [{ type: 'OAuthApps', id: slug }] }),
+    createOAuthApp: routeMutation(build, routes.createOAuthApp, {
       invalidatesTags: (_result, _error, { slug }) => [{ type: 'OAuthApps', id: slug }, 'Audit'],
     }),
-    deleteOAuthApp: build.mutation<RouteReply<typeof routes.deleteOAuthApp>, Slug & { id: string }>({
-      query: ({ slug, id }) => routeRequest(routes.deleteOAuthApp, { params: { slug, id } }),
+    deleteOAuthApp: routeMutation(build, routes.deleteOAuthApp, {
       invalidatesTags: (_result, _error, { slug }) => [{ type: 'OAuthApps', id: slug }, 'Audit'],
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useListOAuthAppsQuery, useCreateOAuthAppMutation, useDeleteOAuthAppMutation } = oauthAppsApi;

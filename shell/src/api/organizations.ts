@@ -1,13 +1,13 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { platformRoutes, type RouteReply } from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery } from '@dash/shell-sdk/routes';
+import { platformRoutes } from '@dash/contracts';
 
 /** The organizations the signed-in user belongs to, with the role in each. */
 export const organizationsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    listOrganizations: build.query<RouteReply<typeof platformRoutes.listOrganizations>, void>({
-      query: () => routeRequest(platformRoutes.listOrganizations),
-    }),
+    listOrganizations: routeQuery(build, platformRoutes.listOrganizations),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useListOrganizationsQuery } = organizationsApi;

@@ -1,18 +1,14 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { platformRoutes, type RouteParams, type RouteReply } from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery } from '@dash/shell-sdk/routes';
+import { platformRoutes } from '@dash/contracts';
 
 /** Projects the signed-in user is a member of. */
-export const projectsApi = baseApi.injectEndpoints({
+export const projectsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    listProjects: build.query<RouteReply<typeof platformRoutes.listProjects>, void>({
-      query: () => routeRequest(platformRoutes.listProjects),
-      providesTags: [{ type: 'Project', id: 'LIST' }],
-    }),
-    getProject: build.query<RouteReply<typeof platformRoutes.getProject>, RouteParams<typeof platformRoutes.getProject>>({
-      query: ({ ref }) => routeRequest(platformRoutes.getProject, { params: { ref } }),
-      providesTags: (_result, _error, { ref }) => [{ type: 'Project', id: ref }],
-    }),
+    listProjects: routeQuery(build, platformRoutes.listProjects, { providesTags: [{ type: 'Project', id: 'LIST' }] }),
+    getProject: routeQuery(build, platformRoutes.getProject, { providesTags: (_result, _error, { ref }) => [{ type: 'Project', id: ref }] }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useListProjectsQuery, useGetProjectQuery } = projectsApi;

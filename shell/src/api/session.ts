@@ -1,20 +1,15 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
-import { platformRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { platformRoutes } from '@dash/contracts';
 
 /** The signed-in user's session: who is signed in, signing in and out. */
-export const sessionApi = baseApi.injectEndpoints({
+export const sessionApi = baseApi.enhanceEndpoints({ addTagTypes: ['Session'] }).injectEndpoints({
   endpoints: (build) => ({
-    session: build.query<RouteReply<typeof platformRoutes.session>, void>({
-      query: () => routeRequest(platformRoutes.session),
-      providesTags: ['Session'],
-    }),
-    signIn: build.mutation<RouteReply<typeof platformRoutes.signIn>, RouteBody<typeof platformRoutes.signIn>>({
-      query: (body) => routeRequest(platformRoutes.signIn, { body }),
-    }),
-    signOut: build.mutation<RouteReply<typeof platformRoutes.signOut>, void>({
-      query: () => routeRequest(platformRoutes.signOut),
-    }),
+    session: routeQuery(build, platformRoutes.session, { providesTags: ['Session'] }),
+    signIn: routeMutation(build, platformRoutes.signIn),
+    signOut: routeMutation(build, platformRoutes.signOut),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useSessionQuery, useSignInMutation, useSignOutMutation } = sessionApi;

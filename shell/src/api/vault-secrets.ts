@@ -1,4 +1,5 @@
-import { baseApi, routeRequest } from '@dash/shell-sdk';
+import { baseApi } from '@dash/shell-sdk';
+import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
 import { projectSettingsRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -6,12 +7,9 @@ type SecretRef = Ref & { id: string };
 const tag = (ref: string) => [{ type: 'Project' as const, id: `${ref}:vault-secrets` }];
 
 /** Vault secrets: listed by name; a value only comes back from an explicit reveal (a mutation: never cached). */
-export const vaultSecretsApi = baseApi.injectEndpoints({
+export const vaultSecretsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
-    vaultSecrets: build.query<RouteReply<typeof projectSettingsRoutes.listVaultSecrets>, Ref>({
-      query: ({ ref }) => routeRequest(projectSettingsRoutes.listVaultSecrets, { params: { ref } }),
-      providesTags: (_r, _e, { ref }) => tag(ref),
-    }),
+    vaultSecrets: routeQuery(build, projectSettingsRoutes.listVaultSecrets, { providesTags: (_r, _e, { ref }) => tag(ref) }),
     createVaultSecret: build.mutation<RouteReply<typeof projectSettingsRoutes.createVaultSecret>, Ref & { body: RouteBody<typeof projectSettingsRoutes.createVaultSecret> }>({
       query: ({ ref, body }) => routeRequest(projectSettingsRoutes.createVaultSecret, { params: { ref }, body }),
       invalidatesTags: (_r, error, { ref }) => (error ? [] : tag(ref)),
@@ -24,6 +22,7 @@ export const vaultSecretsApi = baseApi.injectEndpoints({
       invalidatesTags: (_r, error, { ref }) => (error ? [] : tag(ref)),
     }),
   }),
+  overrideExisting: 'throw',
 });
 
 export const { useVaultSecretsQuery, useCreateVaultSecretMutation, useRevealVaultSecretMutation, useDeleteVaultSecretMutation } = vaultSecretsApi;

@@ -1,6 +1,7 @@
 import { Component, Suspense, use, type ComponentType, type ReactNode } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
-import { AreaLayout, ErrorPanel, NoAccess, platformApi, Spinner } from '@dash/shell-sdk';
+import { platformApi } from '@dash/shell-sdk';
+import { AreaLayout, ErrorPanel, NoAccess, Spinner } from '@dash/shell-sdk/ui';
 import { remoteAreasOf, roleHasPermission, type PermissionName, type RegistryArea, type RegistryRemote, type RemoteAreaModule } from '@dash/contracts';
 import { areaMenu } from '../layout/menu-model';
 import { useMenuContext } from '../layout/useMenuContext';
@@ -8,6 +9,7 @@ import {
   getRemoteModule,
   RemoteContractError,
   RemoteLoadError,
+  RemoteNeedsNewerShellError,
   resetRemoteModule,
 } from '../federation/remoteModules';
 
@@ -103,7 +105,8 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
     // Moving to another page of the area clears a render crash (not a failed load: that needs Retry).
     if (props.resetKey !== state.resetKey) {
-      const keep = state.error instanceof RemoteLoadError || state.error instanceof RemoteContractError;
+      const keep =
+        state.error instanceof RemoteLoadError || state.error instanceof RemoteContractError || state.error instanceof RemoteNeedsNewerShellError;
       return { resetKey: props.resetKey, error: keep ? state.error : null };
     }
     return null;
@@ -126,6 +129,8 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
 }
 
 function AreaError({ title: areaTitle, error, onRetry }: { title: string; error: unknown; onRetry: () => void }) {
+  // Retrying cannot help here: only a newer shell (a page reload after it is deployed) can.
+  if (error instanceof RemoteNeedsNewerShellError) return <ErrorPanel title={`${areaTitle} needs a newer dashboard`} message={error.message} />;
   const loadFailed = error instanceof RemoteLoadError || error instanceof RemoteContractError;
   const title = loadFailed ? `Failed to load ${areaTitle}` : `${areaTitle} failed`;
   const message = error instanceof Error ? error.message : String(error);

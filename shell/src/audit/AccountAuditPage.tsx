@@ -1,4 +1,4 @@
-import { PageHeader } from '@dash/shell-sdk';
+import { PageHeader } from '@dash/shell-sdk/ui';
 import { useAccountAuditQuery } from '../api/audit';
 import { AuditLog } from './AuditLog';
 

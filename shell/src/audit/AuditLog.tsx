@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { Button, EmptyState, ErrorPanel, errorMessage, Spinner } from '@dash/shell-sdk';
+import { errorMessage } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, Spinner } from '@dash/shell-sdk/ui';
 import { ROLE_LABELS, type AuditAction, type AuditEvent, type AuditPage, type OrgRole } from '@dash/contracts';
 import { formatWhen } from '../settings/parts';
 

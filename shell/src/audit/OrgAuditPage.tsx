@@ -1,4 +1,4 @@
-import { NoAccess, PageHeader } from '@dash/shell-sdk';
+import { NoAccess, PageHeader } from '@dash/shell-sdk/ui';
 import { OrganizationMessages, OrgPermission, orgRoleCan, type OrganizationDetail } from '@dash/contracts';
 import { useOrganizationAuditQuery } from '../api/audit';
 import { AuditLog } from './AuditLog';

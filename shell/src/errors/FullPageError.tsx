@@ -1,5 +1,5 @@
 import { useInRouterContext, useNavigate } from 'react-router-dom';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Messages } from '@dash/contracts';
 
 export interface FullPageErrorProps {

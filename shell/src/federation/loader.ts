@@ -26,3 +26,17 @@ export function registerRemotes(remotes: RemoteEntry[], options?: { force?: bool
 export function loadRemote(id: string): Promise<unknown> {
   return mfLoadRemote<unknown>(id);
 }
+
+/**
+ * A remote's mf-manifest.json, read by the shell before the runtime loads the remote (to check the SDK
+ * range it needs). Versioned manifests are served immutable, so the runtime's own fetch that follows is
+ * answered from the browser's cache. Resolves to null when it cannot be read: the runtime then reports why.
+ */
+export async function loadManifest(entry: string): Promise<unknown> {
+  try {
+    const response = await fetch(entry, { credentials: 'omit' });
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}

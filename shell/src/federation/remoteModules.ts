@@ -1,6 +1,8 @@
 import type { ComponentType } from 'react';
 import { checkRemoteModule, SUPPORTED_REMOTE_CONTRACTS, type RegistryRemote, type RemoteModule } from '@dash/contracts';
-import { loadRemote, registerRemotes } from './loader';
+import { SDK_VERSION } from '@dash/shell-sdk';
+import { loadManifest, loadRemote, registerRemotes } from './loader';
+import { sdkCompatibility } from './compatibility';
 
 export type LoadedRemoteModule = RemoteModule<ComponentType>;
 
@@ -14,6 +16,20 @@ export class RemoteContractError extends Error {
   override name = 'RemoteContractError';
   constructor(readonly problems: string[]) {
     super(`The module does not satisfy the remote contract: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * The remote was built for a newer SDK core than this shell provides (its manifest says which): its code is
+ * not run. It opens once the shell is updated; nothing needs redeploying in a particular order.
+ */
+export class RemoteNeedsNewerShellError extends Error {
+  override name = 'RemoteNeedsNewerShellError';
+  constructor(
+    readonly needs: string,
+    readonly provides: string,
+  ) {
+    super(`This area was built for dashboard SDK ${needs}; this dashboard provides ${provides}. It will open after the dashboard is updated: reload the page then.`);
   }
 }
 
@@ -45,6 +61,8 @@ async function load(remote: RegistryRemote): Promise<LoadedRemoteModule> {
     // Published for a contract this shell does not know: don't even run its code.
     throw new RemoteContractError([`the registry lists contract ${remote.contract}, the shell loads ${SUPPORTED_REMOTE_CONTRACTS.join(' and ')}`]);
   }
+  const compatibility = sdkCompatibility(await loadManifest(remote.entry), SDK_VERSION);
+  if (!compatibility.ok) throw new RemoteNeedsNewerShellError(compatibility.needs, SDK_VERSION);
   let namespace: unknown;
   try {
     namespace = await loadRemote(`${remote.name}/module`);

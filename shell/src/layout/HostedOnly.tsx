@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
-import { Spinner, useDashConfig } from '@dash/shell-sdk';
+import { useDashConfig } from '@dash/shell-sdk';
+import { Spinner } from '@dash/shell-sdk/ui';
 
 /** The self-hosted variant's one project: where account and settings pages send the user (§2). */
 export const SELF_HOSTED_HOME = '/project/default';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, Navigate, NavLink, Route, Routes, useParams } from 'react-router-dom';
-import { EmptyState, Spinner } from '@dash/shell-sdk';
+import { EmptyState, Spinner } from '@dash/shell-sdk/ui';
 import { RefParams, ServiceMessages } from '@dash/contracts';
 import { useGetProjectQuery } from '../api/projects';
 import { describeError, errorStatus } from '../api/errors';

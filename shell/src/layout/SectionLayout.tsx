@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { MenuSections, type AreaNavSection } from '@dash/shell-sdk';
+import { MenuSections, type AreaNavSection } from '@dash/shell-sdk/ui';
 import { TopBar } from './TopBar';
 
 /**

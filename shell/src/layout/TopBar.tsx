@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, errorMessage, useDashConfig, useFeatureFlag, useToast } from '@dash/shell-sdk';
+import { errorMessage, useDashConfig, useFeatureFlag, useToast } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { INCIDENT_BANNER_TEXT } from '@dash/contracts';
 import { useSessionQuery, useSignOutMutation } from '../api/session';
 import { SELF_HOSTED_HOME } from './HostedOnly';

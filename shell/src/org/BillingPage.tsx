@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { Badge, ErrorPanel, errorMessage, PageHeader, Spinner } from '@dash/shell-sdk';
+import { errorMessage } from '@dash/shell-sdk';
+import { Badge, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { BILLING_CURRENCY, canSeeInvoices, formatBytes, type OrganizationDetail, OVERAGE_CENTS_PER_GIB, PLAN_PRICES, PROJECT_PLANS, USAGE_METRIC_LABELS, USAGE_METRICS } from '@dash/contracts';
 import { useGetUsageQuery } from '../api/usage';
 import { SettingsCard } from '../settings/parts';

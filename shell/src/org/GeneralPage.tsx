@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Field, Form } from 'react-final-form';
-import { Button, errorMessage, FieldError, PageHeader, shownError, useToast } from '@dash/shell-sdk';
+import { errorMessage, useToast } from '@dash/shell-sdk';
+import { Button, FieldError, PageHeader, shownError } from '@dash/shell-sdk/ui';
 import {
   ORGANIZATION_NAME_MAX,
   OrganizationMessages,

@@ -1,4 +1,4 @@
-import { EmptyState, PageHeader } from '@dash/shell-sdk';
+import { EmptyState, PageHeader } from '@dash/shell-sdk/ui';
 
 /** Integrations: none can be connected in this deployment yet; the page says so rather than pretending. */
 export function IntegrationsPage() {

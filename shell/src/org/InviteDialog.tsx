@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Field, Form } from 'react-final-form';
-import { Button, errorMessage, FieldError, Modal, ModalActions, shownError } from '@dash/shell-sdk';
+import { errorMessage } from '@dash/shell-sdk';
+import { Button, FieldError, Modal, ModalActions, shownError } from '@dash/shell-sdk/ui';
 import { canAssignRole, OrganizationMessages, ROLE_LABELS, ROLES, type OrganizationDetail, type OrgRole } from '@dash/contracts';
 import { useCreateInvitationMutation } from '../api/invitations';
 import { CopyButton } from '../settings/parts';

@@ -1,4 +1,5 @@
-import { Badge, EmptyState, ErrorPanel, errorMessage, NoAccess, PageHeader, Spinner } from '@dash/shell-sdk';
+import { errorMessage } from '@dash/shell-sdk';
+import { Badge, EmptyState, ErrorPanel, NoAccess, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { canSeeInvoices, type Invoice, type OrganizationDetail } from '@dash/contracts';
 import { useListInvoicesQuery } from '../api/usage';
 import { formatCents, formatMonth } from './format';

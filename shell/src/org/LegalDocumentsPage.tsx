@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { PageHeader } from '@dash/shell-sdk';
+import { PageHeader } from '@dash/shell-sdk/ui';
 import { SettingsCard } from '../settings/parts';
 
 /** Legal Documents: the agreements that apply to the organization. */

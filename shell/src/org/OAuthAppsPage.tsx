@@ -1,19 +1,7 @@
 import { useId, useState } from 'react';
 import { Field, Form } from 'react-final-form';
-import {
-  Button,
-  EmptyState,
-  ErrorPanel,
-  errorMessage,
-  FieldError,
-  Modal,
-  ModalActions,
-  PageHeader,
-  shownError,
-  Spinner,
-  useConfirm,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, ErrorPanel, FieldError, Modal, ModalActions, PageHeader, shownError, Spinner } from '@dash/shell-sdk/ui';
 import {
   OAUTH_APP_MAX_REDIRECT_URIS,
   OAUTH_APP_NAME_MAX,

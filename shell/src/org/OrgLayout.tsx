@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Link, Navigate, Route, Routes, useParams } from 'react-router-dom';
-import { EmptyState, Spinner, useDashConfig } from '@dash/shell-sdk';
+import { useDashConfig } from '@dash/shell-sdk';
+import { EmptyState, Spinner } from '@dash/shell-sdk/ui';
 import { OrganizationMessages, OrgSlugParams } from '@dash/contracts';
 import { describeError, errorStatus } from '../api/errors';
 import { useGetOrganizationQuery } from '../api/organization';

@@ -1,15 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import {
-  Badge,
-  Button,
-  ErrorPanel,
-  errorMessage,
-  PageHeader,
-  Spinner,
-  useConfirm,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, useToast } from '@dash/shell-sdk';
+import { Badge, Button, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import {
   canAssignRole,
   canRemoveMember,

@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router-dom';
-import { Badge, EmptyState, ErrorPanel, errorMessage, PageHeader, Spinner } from '@dash/shell-sdk';
+import { errorMessage } from '@dash/shell-sdk';
+import { Badge, EmptyState, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { formatBytes, type OrganizationDetail, PLAN_PRICES, type ProjectUsage, USAGE_METRIC_LABELS, USAGE_METRICS } from '@dash/contracts';
 import { useListProjectsQuery } from '../api/projects';
 import { useGetUsageQuery } from '../api/usage';

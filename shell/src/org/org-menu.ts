@@ -1,5 +1,5 @@
 import { canSeeInvoices, type DashMode, type OrganizationDetail } from '@dash/contracts';
-import type { AreaNavSection } from '@dash/shell-sdk';
+import type { AreaNavSection } from '@dash/shell-sdk/ui';
 
 /**
  * The organization menu (spec §2): billing, usage and invoices are hosted only, and invoices need the

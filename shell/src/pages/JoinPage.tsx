@@ -2,7 +2,8 @@ import { useEffect, useId } from 'react';
 import { Field, Form } from 'react-final-form';
 import { useDispatch } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { baseApi, Button, errorMessage, FieldError, shownError, Spinner, useToast } from '@dash/shell-sdk';
+import { baseApi, errorMessage, useToast } from '@dash/shell-sdk';
+import { Button, FieldError, shownError, Spinner } from '@dash/shell-sdk/ui';
 import {
   joinPath,
   NEW_ACCOUNT_PASSWORD_MIN,

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { EmptyState, Spinner } from '@dash/shell-sdk';
+import { EmptyState, Spinner } from '@dash/shell-sdk/ui';
 import { Permission, ROLE_LABELS, roleHasPermission, type Project } from '@dash/contracts';
 import { useListOrganizationsQuery } from '../api/organizations';
 import { useListProjectsQuery } from '../api/projects';

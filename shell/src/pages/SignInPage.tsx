@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useDispatch } from 'react-redux';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { baseApi, Button, errorMessage, Spinner, TextField } from '@dash/shell-sdk';
+import { baseApi, errorMessage } from '@dash/shell-sdk';
+import { Button, Spinner, TextField } from '@dash/shell-sdk/ui';
 import type { SessionAssurance } from '@dash/contracts';
 import { useSessionQuery, useSignInMutation } from '../api/session';
 import { safeReturnTo, signInMfaPath } from '../session/returnTo';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { Button, TextField } from '@dash/shell-sdk';
+import { Button, TextField } from '@dash/shell-sdk/ui';
 import { Logo } from '../layout/Logo';
 
 export const SUPPORT_EMAIL = 'support@example.com';

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useDispatch } from 'react-redux';
 import { Navigate } from 'react-router-dom';
-import { Button, ErrorPanel, errorMessage, Spinner, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, ErrorPanel, Spinner } from '@dash/shell-sdk/ui';
 import { BUILDING_POLL_MS, Permission, PROVISIONING_STEP_LABELS, PROVISIONING_STEPS, ProjectMessages, type ProjectLifecycle } from '@dash/contracts';
 import { projectLifecycleApi, useProjectLifecycleQuery, useRetryProvisioningMutation } from '../api/project-lifecycle';
 import './projects.css';

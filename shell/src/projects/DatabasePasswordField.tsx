@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useField, useForm } from 'react-final-form';
-import { Button, FieldError, shownError } from '@dash/shell-sdk';
+import { Button, FieldError, shownError } from '@dash/shell-sdk/ui';
 import { databasePasswordStrength, ProjectMessages } from '@dash/contracts';
 import { generateDatabasePassword } from './password';
 import './projects.css';

@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { ConfirmByTypingDialog, errorMessage, useToast } from '@dash/shell-sdk';
+import { errorMessage, useToast } from '@dash/shell-sdk';
+import { ConfirmByTypingDialog } from '@dash/shell-sdk/ui';
 import { ProjectMessages, type Project } from '@dash/contracts';
 import { useDeleteProjectMutation } from '../api/project-lifecycle';
 

@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { Field, Form } from 'react-final-form';
 import { Link } from 'react-router-dom';
-import { Button, ErrorPanel, errorMessage, FieldError, PageHeader, shownError, Spinner, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, ErrorPanel, FieldError, PageHeader, shownError, Spinner } from '@dash/shell-sdk/ui';
 import { Permission, PROJECT_NAME_MAX, ProjectMessages, projectNameProblem, type Project, type ProjectLifecycle } from '@dash/contracts';
 import { useGetProjectQuery } from '../api/projects';
 import { useProjectLifecycleQuery, useRenameProjectMutation } from '../api/project-lifecycle';

@@ -1,5 +1,6 @@
 import { Navigate } from 'react-router-dom';
-import { EmptyState, ErrorPanel, errorMessage, PageHeader, Spinner, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { EmptyState, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { formatBytes, ProjectMessages } from '@dash/contracts';
 import { useGetProjectQuery } from '../api/projects';
 import { useProjectInfrastructureQuery } from '../api/project-lifecycle';

@@ -2,7 +2,8 @@ import { useEffect, useId } from 'react';
 import { Field, Form } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { Button, EmptyState, errorMessage, FieldError, Spinner, useToast } from '@dash/shell-sdk';
+import { errorMessage, useToast } from '@dash/shell-sdk';
+import { Button, EmptyState, FieldError, Spinner } from '@dash/shell-sdk/ui';
 import {
   newProjectPasswordProblem,
   Permission,

@@ -1,4 +1,4 @@
-import { Badge } from '@dash/shell-sdk';
+import { Badge } from '@dash/shell-sdk/ui';
 import type { Project } from '@dash/contracts';
 
 const STATUS: Record<Project['status'], { label: string; tone: 'success' | 'warning' | 'neutral' }> = {

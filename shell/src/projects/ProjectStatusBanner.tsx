@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'react-router-dom';
-import { Button, usePermission } from '@dash/shell-sdk';
+import { usePermission } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { Permission, ProjectMessages, type Project } from '@dash/contracts';
 import { usePauseRestore } from './usePauseRestore';
 import './projects.css';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, ErrorPanel, PageHeader, Spinner, errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { Permission, ProjectSettingsMessages, type ProjectAddons } from '@dash/contracts';
 import { useProjectAddonsQuery, useRemoveAddonMutation, useSelectAddonMutation } from '../api/addons';
 import { useGetProjectQuery } from '../api/projects';

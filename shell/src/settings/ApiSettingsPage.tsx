@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, ErrorPanel, InlineError, PageHeader, Spinner, errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button, ErrorPanel, InlineError, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { Permission, ProjectSettingsMessages, type ApiSettings, type ProjectApiKeys } from '@dash/contracts';
 import { useApiSettingsQuery, useProjectApiKeysQuery, useRotateJwtSecretMutation } from '../api/api-settings';
 import { CopyButton, formatWhen, SettingsCard, ValueRow } from './parts';

@@ -1,6 +1,7 @@
 import { useId, useMemo } from 'react';
 import { Field, Form } from 'react-final-form';
-import { Button, ErrorPanel, FieldError, PageHeader, Spinner, errorMessage, shownError, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, ErrorPanel, FieldError, PageHeader, Spinner, shownError } from '@dash/shell-sdk/ui';
 import {
   AUTH_JWT_EXPIRY_MAX_SECONDS,
   AUTH_JWT_EXPIRY_MIN_SECONDS,

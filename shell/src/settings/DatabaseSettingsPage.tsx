@@ -1,18 +1,8 @@
 import { useId, useState } from 'react';
 import { Form } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
-import {
-  Button,
-  ErrorPanel,
-  Modal,
-  ModalActions,
-  PageHeader,
-  Spinner,
-  errorMessage,
-  usePermission,
-  useProjectRef,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Button, ErrorPanel, Modal, ModalActions, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { newProjectPasswordProblem, Permission, ProjectSettingsMessages, type DatabaseSettings } from '@dash/contracts';
 import { useDatabaseSettingsQuery, useResetDatabasePasswordMutation } from '../api/database-settings';
 import { DatabasePasswordField } from '../projects/DatabasePasswordField';

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { EmptyState, PageHeader, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { EmptyState, PageHeader } from '@dash/shell-sdk/ui';
 import './settings-pages.css';
 
 /**

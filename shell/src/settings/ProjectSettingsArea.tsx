@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router-dom';
-import { AreaLayout, NoAccess, Spinner, type AreaNavSection } from '@dash/shell-sdk';
+import { AreaLayout, NoAccess, Spinner, type AreaNavSection } from '@dash/shell-sdk/ui';
 import { Permission, type Project } from '@dash/contracts';
 import { RemoteArea } from '../areas/RemoteArea';
 import { passesGates, subAreasOf, areaRoutes, type Gates, type MenuContext } from '../layout/menu-model';

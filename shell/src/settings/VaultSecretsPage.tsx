@@ -1,23 +1,8 @@
 import { useId, useState } from 'react';
 import { Field, Form } from 'react-final-form';
 import { FORM_ERROR } from 'final-form';
-import {
-  Badge,
-  Button,
-  EmptyState,
-  ErrorPanel,
-  FieldError,
-  Modal,
-  ModalActions,
-  PageHeader,
-  Spinner,
-  errorMessage,
-  shownError,
-  useConfirm,
-  usePermission,
-  useProjectRef,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button, EmptyState, ErrorPanel, FieldError, Modal, ModalActions, PageHeader, Spinner, shownError } from '@dash/shell-sdk/ui';
 import {
   Permission,
   ProjectSettingsMessages,

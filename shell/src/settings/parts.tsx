@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from 'react';
-import { Button, errorMessage, useToast } from '@dash/shell-sdk';
+import { errorMessage, useToast } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { ProjectSettingsMessages } from '@dash/contracts';
 import './settings-pages.css';
 

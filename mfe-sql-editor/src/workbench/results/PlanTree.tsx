@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Badge } from '@dash/shell-sdk';
+import { Badge } from '@dash/shell-sdk/ui';
 import type { PlanNode, QueryPlan } from '@dash/contracts';
 import { formatDuration } from '../cells';
 import { detailsOf, fixed2, fixed3, mostExpensivePath, nodeTitle, ownCost, planChildren, relationOf } from '../plan';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { EmptyState, Spinner } from '@dash/shell-sdk';
+import { EmptyState, Spinner } from '@dash/shell-sdk/ui';
 import { Messages, plural, SQL_EDITOR_MAX_ROWS, type QueryRun, type StatementResult } from '@dash/contracts';
 import { commandOutcome, formatDuration, resultLabel } from '../cells';
 import type { Outcome, SqlFailure } from '../outcome';

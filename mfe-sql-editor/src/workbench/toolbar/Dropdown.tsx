@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { Button, enabledMenuItems, handleMenuKey } from '@dash/shell-sdk';
+import { Button, enabledMenuItems, handleMenuKey } from '@dash/shell-sdk/ui';
 
 export interface DropdownItem {
   label: string;

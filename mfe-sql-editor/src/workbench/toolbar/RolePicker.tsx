@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Button } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { SQL_EDITOR_ROLES, type SqlEditorRoleName } from '@dash/contracts';
 import { roleChoiceProblem, roleLabel, type RoleChoice } from '../run-as';
 import { Chevron, useOutsidePointer } from './Dropdown';

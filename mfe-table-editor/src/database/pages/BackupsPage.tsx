@@ -1,20 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate, NavLink, useNavigate } from 'react-router-dom';
-import {
-  Badge,
-  Button,
-  EmptyState,
-  ErrorPanel,
-  Modal,
-  ModalActions,
-  Spinner,
-  TextField,
-  errorMessage,
-  useDashConfig,
-  usePermission,
-  useProjectRef,
-  useToast,
-} from '@dash/shell-sdk';
+import { errorMessage, useDashConfig, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button, EmptyState, ErrorPanel, Modal, ModalActions, Spinner, TextField } from '@dash/shell-sdk/ui';
 import {
   ADDON_CATALOG,
   BackupMessages,

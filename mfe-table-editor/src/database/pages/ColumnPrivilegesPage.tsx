@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Badge, EmptyState, ErrorPanel, InlineError, Spinner, Tooltip, errorMessage, useDashConfig, useProjectRef, useToast } from '@dash/shell-sdk';
-import { COLUMN_PRIVILEGE_TYPES, type ColumnPrivilegeType, type FeatureFlag, type PgColumnPrivileges } from '@dash/contracts';
+import { errorMessage, useDashConfig, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, EmptyState, ErrorPanel, InlineError, Spinner, Tooltip } from '@dash/shell-sdk/ui';
+import { COLUMN_PRIVILEGE_TYPES, type ColumnPrivilegeType, type PgColumnPrivileges } from '@dash/contracts';
 import {
   useColumnPrivilegeGranteesQuery,
   useColumnPrivilegesQuery,
@@ -10,10 +11,9 @@ import {
 } from '../../api/column-privileges';
 import { useEditorTablesQuery } from '../../api/tables';
 import { DatabasePage, SchemaSelect, useSchemaParam, useWriteDisabledReason } from '../common';
+import { COLUMN_PRIVILEGES_FLAG } from '../flags';
 import '../column-privileges.css';
 
-/** The flag that shows the page (and its menu item). */
-export const COLUMN_PRIVILEGES_FLAG: FeatureFlag = 'columnLevelPrivileges';
 const DEFAULT_ROLE = 'anon';
 
 /** Where `role` holds `privilege` on a column: its own grant, the table's, both or neither. */

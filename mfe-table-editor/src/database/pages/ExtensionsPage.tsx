@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, InlineError, Modal, ModalActions, Spinner, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Badge, Button, InlineError, Modal, ModalActions, Spinner } from '@dash/shell-sdk/ui';
 import type { PgExtension } from '@dash/contracts';
 import { useEditorSchemasQuery } from '../../api/schemas';
 import { useDatabaseExtensionsQuery, useDisableExtensionMutation, useEnableExtensionMutation, useExtensionDependentsQuery } from '../../api/extensions';

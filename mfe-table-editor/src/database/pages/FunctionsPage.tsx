@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, InlineError, Modal, ModalActions, TextField, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Badge, Button, InlineError, Modal, ModalActions, TextField } from '@dash/shell-sdk/ui';
 import { FUNCTION_ARG_MODES, FUNCTION_BEHAVIORS, type FunctionArgInput, type FunctionBehavior, type FunctionInput, type PgFunction } from '@dash/contracts';
 import {
   useCreateDatabaseFunctionMutation,

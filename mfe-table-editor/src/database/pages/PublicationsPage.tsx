@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, InlineError, Modal, ModalActions, TextField, errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef } from '@dash/shell-sdk';
+import { Badge, Button, InlineError, Modal, ModalActions, TextField } from '@dash/shell-sdk/ui';
 import type { PgPublication } from '@dash/contracts';
 import { useEditorTablesQuery } from '../../api/tables';
 import {

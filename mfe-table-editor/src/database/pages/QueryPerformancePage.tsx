@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Button } from '@dash/shell-sdk/ui';
 import { formatMs, STATEMENTS_SETUP, type QueryPerformanceOrder, type StatementsState } from '@dash/contracts';
 import { useQueryPerformanceQuery, useResetQueryPerformanceMutation } from '../../api/advisors';
 import { DatabasePage, ListState, useConfirmedAction, useWriteDisabledReason } from '../common';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, InlineError, Modal, ModalActions, TextField, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Badge, Button, InlineError, Modal, ModalActions, TextField } from '@dash/shell-sdk/ui';
 import { isProtectedRole, type PgRole, type RoleCreate, type RoleUpdate } from '@dash/contracts';
 import { useCreateDatabaseRoleMutation, useDeleteDatabaseRoleMutation, useEditorRolesQuery, useUpdateDatabaseRoleMutation } from '../../api/roles';
 import { Checkbox, DatabasePage, DeleteButton, listEmptyState, ListState, matches, SearchInput, useSubmit, useWriteDisabledReason } from '../common';

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
-import { Spinner, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Spinner } from '@dash/shell-sdk/ui';
 import { useDatabaseTablesQuery } from '../../api/tables';
 import { editorPaths } from '../../paths';
 import { DatabasePage, ListState, SchemaSelect, useSchemaParam } from '../common';

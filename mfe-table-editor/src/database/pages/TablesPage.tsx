@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Badge, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Badge } from '@dash/shell-sdk/ui';
 import { useDatabaseTablesQuery } from '../../api/tables';
 import { editorPaths } from '../../paths';
 import { DatabasePage, listEmptyState, ListState, matches, SchemaToolbar, useSchemaParam } from '../common';

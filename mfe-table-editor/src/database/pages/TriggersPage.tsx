@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, InlineError, Modal, ModalActions, TextField, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button, InlineError, Modal, ModalActions, TextField } from '@dash/shell-sdk/ui';
 import { TRIGGER_ACTIVATIONS, TRIGGER_EVENTS, TRIGGER_ORIENTATIONS, type PgTrigger, type TriggerCreate } from '@dash/contracts';
 import { useDatabaseFunctionsQuery } from '../../api/functions';
 import { useEditorTablesQuery } from '../../api/tables';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, InlineError, Modal, ModalActions, TextField, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Badge, Button, InlineError, Modal, ModalActions, TextField } from '@dash/shell-sdk/ui';
 import type { EnumTypeUpdate, PgType } from '@dash/contracts';
 import { useCreateDatabaseTypeMutation, useDatabaseTypesQuery, useDeleteDatabaseTypeMutation, useUpdateDatabaseTypeMutation } from '../../api/types';
 import { DatabasePage, DeleteButton, listEmptyState, ListState, matches, SchemaSelect, SchemaToolbar, useSchemaParam, useSubmit, useWriteDisabledReason } from '../common';

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { Badge, Button, InlineError, Spinner, errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { Badge, Button, InlineError, Spinner } from '@dash/shell-sdk/ui';
 import type { DatabaseWebhook } from '@dash/contracts';
 import { useDatabaseExtensionsQuery, useEnableExtensionMutation } from '../../api/extensions';
 import { useDatabaseWebhooksQuery } from '../../api/webhooks';

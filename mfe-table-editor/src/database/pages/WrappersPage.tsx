@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { Badge, useProjectRef } from '@dash/shell-sdk';
+import { useProjectRef } from '@dash/shell-sdk';
+import { Badge } from '@dash/shell-sdk/ui';
 import type { FdwOption, ForeignDataWrapper } from '@dash/contracts';
 import { useDatabaseWrappersQuery } from '../../api/wrappers';
 import { editorPaths } from '../../paths';

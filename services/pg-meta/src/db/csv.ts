@@ -1,6 +1,6 @@
 import { Readable, Transform, pipeline, type TransformCallback } from 'node:stream';
-import type { EventEmitter } from 'node:events';
 import type pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import {
   CSV_EXPORT_ROW_LIMIT,
   CSV_IMPORT_MAX_BYTES,
@@ -18,15 +18,6 @@ import { columnOf } from '../sql/rows/table';
 import { exportCountStatement, exportRowsStatement, importRowsStatement } from '../sql/rows/statements';
 import { RowSession, withSession } from './impersonation';
 import { loadTable, rowTypes } from './rows';
-
-/** What the COPY protocol needs of pg's connection (its typings do not list the copy messages). */
-interface CopyConnection extends EventEmitter {
-  readonly stream: NodeJS.WritableStream & { writableNeedDrain: boolean; pause(): void; resume(): void };
-  query(text: string): void;
-  sendCopyFromChunk(chunk: Buffer): void;
-  endCopyFrom(): void;
-  sendCopyFail(message: string): void;
-}
 
 const QUOTE = 0x22;
 const LF = 0x0a;
@@ -182,205 +173,75 @@ export class CsvBodyLimit extends Transform {
 
 export const csvTooLarge = (maxBytes: number) => new HttpError(413, `The CSV file is larger than the import limit of ${maxBytes} bytes`);
 
-const OUT_BATCH_BYTES = 64 * 1024;
-
 /**
- * `COPY ... TO STDOUT` as a Readable, submitted to a pg client (`client.query(stream)`). Postgres sends
- * one message per row; they are copied into 64 KB chunks (pg reuses its read buffer, so a message's
- * bytes must be copied at once). When the reader lags, the socket to Postgres is paused, so memory stays
- * flat whatever the row count. `started` settles when Postgres accepts the COPY or refuses it.
+ * Runs `COPY ... TO STDOUT` on the client as a stream (pg-copy-streams): when the reader lags, the
+ * socket to Postgres is no longer read, so memory stays flat whatever the row count. Resolves with the
+ * stream once its first bytes (or its end) arrived; rejects with `mapError` of Postgres's error if
+ * Postgres refused the COPY before sending anything, which leaves the connection healthy. An error
+ * later (a row that fails) is the stream's error, mapped too. `onClose` runs once the stream has
+ * closed, however it closed: `finished` says every byte was read, `broken` that it was cut short while
+ * Postgres was still sending, so the connection is mid-COPY and must be destroyed.
  */
-export class CopyOutStream extends Readable {
-  readonly started: Promise<void>;
-  /** Postgres began the COPY (rows may have been sent). */
-  begun = false;
-  /** The COPY finished and every byte was handed to the reader. */
-  complete = false;
-  private connection: CopyConnection | undefined;
-  private batch = Buffer.allocUnsafe(OUT_BATCH_BYTES);
-  private used = 0;
-  private socketPaused = false;
-  private settleStart: { resolve: () => void; reject: (error: unknown) => void } | undefined;
-  private readonly onCopyOutResponse = () => {
-    this.begun = true;
-    this.settleStart?.resolve();
+export async function copyOut(
+  client: pg.ClientBase,
+  text: string,
+  onClose: (finished: boolean, broken: boolean) => void,
+  mapError: (error: Error) => unknown = (error) => error,
+): Promise<Readable> {
+  const stream = copyTo(text);
+  // pg hands Postgres's error to the query (pg-copy-streams' typings do not list the method); the stream
+  // emits it as the reader should see it. Postgres ended the COPY then, so the connection is healthy.
+  const query = stream as unknown as { handleError(error: Error): void };
+  const handleError = query.handleError.bind(stream);
+  let endedByPostgres = false;
+  query.handleError = (error) => {
+    endedByPostgres = true;
+    handleError(mapError(error) as Error);
   };
-
-  constructor(readonly text: string) {
-    super({ highWaterMark: OUT_BATCH_BYTES });
-    this.started = new Promise((resolve, reject) => (this.settleStart = { resolve, reject }));
-    // Awaited by the caller; a rejection after the caller stopped waiting is not unhandled.
-    this.started.catch(() => {});
-    // A failure mid-stream reaches the reader (Fastify listens too) and 'close'; it must never be an
-    // unhandled 'error' event that ends the process, e.g. before the reply has started piping.
-    this.on('error', () => {});
-  }
-
-  submit(connection: CopyConnection): void {
-    this.connection = connection;
-    connection.once('copyOutResponse', this.onCopyOutResponse);
-    connection.query(this.text);
-  }
-
-  handleCopyData(message: { chunk: Buffer }): void {
-    const chunk = message.chunk;
-    if (this.used + chunk.length > this.batch.length) this.flushBatch();
-    if (chunk.length > this.batch.length) {
-      this.pushChunk(Buffer.from(chunk));
-      return;
-    }
-    chunk.copy(this.batch, this.used);
-    this.used += chunk.length;
-  }
-
-  handleCommandComplete(): void {}
-
-  handleReadyForQuery(): void {
-    this.connection?.removeListener('copyOutResponse', this.onCopyOutResponse);
-    this.flushBatch();
-    this.complete = true;
-    this.push(null);
-  }
-
-  handleError(error: Error): void {
-    this.connection?.removeListener('copyOutResponse', this.onCopyOutResponse);
-    this.resumeSocket();
-    if (!this.begun) {
-      // Refused before any row: the caller answers with the error; the stream just closes.
-      this.settleStart?.reject(error);
-      this.destroy();
-      return;
-    }
-    this.destroy(error);
-  }
-
-  handleCopyInResponse(connection: CopyConnection): void {
-    connection.sendCopyFail('This statement copies out, not in');
-  }
-
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleEmptyQuery(): void {}
-  handlePortalSuspended(): void {}
-
-  override _read(): void {
-    this.resumeSocket();
-  }
-
-  private flushBatch(): void {
-    if (this.used === 0) return;
-    const out = this.batch.subarray(0, this.used);
-    this.batch = Buffer.allocUnsafe(OUT_BATCH_BYTES);
-    this.used = 0;
-    this.pushChunk(out);
-  }
-
-  private pushChunk(chunk: Buffer): void {
-    if (!this.push(chunk) && this.connection && !this.socketPaused) {
-      this.socketPaused = true;
-      this.connection.stream.pause();
-    }
-  }
-
-  private resumeSocket(): void {
-    if (!this.socketPaused) return;
-    this.socketPaused = false;
-    this.connection?.stream.resume();
-  }
+  // A failure mid-stream reaches the reader (Fastify listens too) and 'close'; it must never be an
+  // unhandled 'error' event that ends the process, e.g. before the reply has started piping.
+  stream.on('error', () => {});
+  stream.once('close', () => onClose(stream.readableEnded, !stream.readableEnded && !endedByPostgres));
+  client.query(stream);
+  await new Promise<void>((resolve, reject) => {
+    // 'readable' comes with the first bytes or the end; the bytes stay buffered for the reply.
+    const settle = (error?: Error) => {
+      stream.removeListener('readable', onReadable);
+      stream.removeListener('error', settle);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onReadable = () => settle();
+    stream.once('readable', onReadable);
+    stream.once('error', settle);
+  });
+  return stream;
 }
 
 /**
- * `COPY ... FROM STDIN` fed from a Readable, submitted to a pg client. Chunks go to Postgres as they
- * come, pausing the source while the socket's buffer is full. A source error (bad CSV shape, too large,
- * client gone) cancels the COPY with CopyFail, and `done` rejects with that error; otherwise with
- * Postgres's. `done` resolves with the number of rows copied.
+ * Runs `COPY ... FROM STDIN` on the client fed from `source` (pg-copy-streams), with the source's
+ * pace limited by the socket to Postgres. A source error (bad CSV shape, too large, client gone)
+ * cancels the COPY with CopyFail and rejects with that error; otherwise the rejection is Postgres's.
+ * Resolves with the number of rows copied, once Postgres has confirmed them.
  */
-export class CopyInQuery {
-  readonly done: Promise<number>;
-  private connection: CopyConnection | undefined;
-  private copying = false;
-  private failure: unknown;
-  private rows = 0;
-  private settle!: { resolve: (rows: number) => void; reject: (error: unknown) => void };
-
-  constructor(
-    readonly text: string,
-    private readonly source: Readable,
-  ) {
-    this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
-    this.done.catch(() => {});
-    source.on('error', (error) => this.fail(error));
-  }
-
-  submit(connection: CopyConnection): void {
-    this.connection = connection;
-    connection.query(this.text);
-  }
-
-  handleCopyInResponse(connection: CopyConnection): void {
-    if (this.failure !== undefined) {
-      connection.sendCopyFail(String((this.failure as Error).message ?? this.failure));
-      return;
-    }
-    this.copying = true;
-    this.source.on('data', this.onData);
-    this.source.once('end', this.onEnd);
-  }
-
-  handleCommandComplete(message: { text: string }): void {
-    this.rows = Number(/^COPY (\d+)/.exec(message.text)?.[1] ?? 0);
-  }
-
-  handleReadyForQuery(): void {
-    this.settle.resolve(this.rows);
-  }
-
-  handleError(error: Error): void {
-    this.stop();
-    this.settle.reject(this.failure ?? error);
-  }
-
-  handleCopyData(): void {}
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleEmptyQuery(): void {}
-  handlePortalSuspended(): void {}
-
-  private readonly onData = (chunk: Buffer) => {
-    const connection = this.connection!;
-    connection.sendCopyFromChunk(chunk);
-    if (connection.stream.writableNeedDrain) {
-      this.source.pause();
-      connection.stream.once('drain', () => this.source.resume());
-    }
-  };
-
-  private readonly onEnd = () => {
-    if (!this.copying) return;
-    this.stop();
-    this.connection!.endCopyFrom();
-  };
-
-  private fail(error: unknown): void {
-    if (this.failure !== undefined) return;
-    this.failure = error;
-    if (!this.copying) return;
-    this.stop();
-    this.connection!.sendCopyFail(String((error as Error).message ?? error));
-  }
-
-  private stop(): void {
-    this.copying = false;
-    this.source.removeListener('data', this.onData);
-    this.source.removeListener('end', this.onEnd);
-  }
-}
-
-/** Runs a COPY FROM STDIN on the client and waits for it. */
 export function copyIn(client: pg.ClientBase, text: string, source: Readable): Promise<number> {
-  const query = new CopyInQuery(text, source);
-  client.query(query as unknown as pg.Submittable);
-  return query.done;
+  const copy = client.query(copyFrom(text));
+  return new Promise((resolve, reject) => {
+    let failure: unknown;
+    source.on('error', (error) => {
+      failure ??= error;
+      copy.destroy(error);
+    });
+    copy.on('error', (error) => {
+      source.unpipe(copy);
+      // Postgres refused a line while chunks were still queued: drop them, so the copy stream never
+      // writes to the connection again (pg-copy-streams sends a CopyFail, which Postgres ignores now).
+      copy.destroy();
+      reject(failure ?? error);
+    });
+    copy.on('finish', () => resolve(copy.rowCount));
+    source.pipe(copy);
+  });
 }
 
 /** COPY errors name the failing line: Postgres's CONTEXT ('COPY t, line 3, column x: "..."') is kept. */
@@ -412,15 +273,10 @@ export async function exportRows(pools: ProjectPools, ref: string, id: number, i
       types: rowTypes,
     });
     if (Number(count.rows[0]![0]) > CSV_EXPORT_ROW_LIMIT) throw badRequest(Messages.csvExportTooLarge);
-    const stream = new CopyOutStream(exportRowsStatement(table, input));
-    // Before submitting: however the stream ends, and whenever, the session ends with it.
-    stream.once('close', () => {
-      const finished = stream.complete && stream.readableEnded;
-      // A COPY refused before it began leaves the connection healthy; one cut short mid-rows does not.
-      session.close(finished ? undefined : new Error('The CSV export did not finish'), stream.begun && !finished).catch(() => {});
+    // However the stream ends, and whenever, the session ends with it.
+    const stream = await copyOut(session.client, exportRowsStatement(table, input), (finished, broken) => {
+      session.close(finished ? undefined : new Error('The CSV export did not finish'), broken).catch(() => {});
     });
-    session.client.query(stream as unknown as pg.Submittable);
-    await stream.started;
     return { stream, table: table.name };
   } catch (error) {
     await session.close(error);

@@ -10,9 +10,8 @@ import {
   singleStatement,
   uniqueKeys,
   type UserStatement,
-  type WrappedStatement,
 } from '../sql/editor-text';
-import { CopyOutStream } from './csv';
+import { copyOut } from './csv';
 import { EditorSession, editorError, withEditorSession, type EditorAccess } from './sql-session';
 import { cellEncoder, JsonRows, objectJson, textTypes } from './result-json';
 
@@ -105,14 +104,16 @@ export async function streamExport(pools: ProjectPools, ref: string, access: Edi
   try {
     await session.begin(readOnly, statementTimeoutMs);
     if (ticket.format === 'csv') {
-      const stream = new EditorCopyOut(wrapped);
-      stream.once('close', () => {
-        const finished = stream.complete && stream.readableEnded;
-        // A COPY refused before it began leaves the connection healthy; one cut short mid-rows does not.
-        void session.end('rollback', finished ? undefined : new Error('The export did not finish'), stream.begun && !finished).catch(() => {});
-      });
-      session.client.query(stream as unknown as pg.Submittable);
-      await stream.started;
+      // However the stream ends, and whenever, the session ends with it. Its errors are the editor's
+      // (Postgres's message and SQLSTATE as a 400): one that comes after Postgres began the COPY but
+      // before the first byte (a row that fails) still reaches the client as a reply, since Fastify
+      // answers a stream's error with the error handler until the headers are out.
+      const stream = await copyOut(
+        session.client,
+        wrapped.text,
+        (finished, broken) => void session.end('rollback', finished ? undefined : new Error('The export did not finish'), broken).catch(() => {}),
+        (error) => editorError(error, wrapped),
+      );
       return stream;
     }
     await session.client.query({ text: wrapped.text, queryMode: 'extended' } as pg.QueryConfig);
@@ -124,22 +125,6 @@ export async function streamExport(pools: ProjectPools, ref: string, access: Edi
   } catch (error) {
     await session.end('rollback', error);
     throw editorError(error, wrapped);
-  }
-}
-
-/**
- * The COPY of an export. Its errors are the editor's (Postgres's message and SQLSTATE as a 400): one
- * that comes after Postgres began the COPY but before the first byte (a row that fails) still reaches
- * the client as a reply, since Fastify answers a stream's error with the error handler until the
- * headers are out.
- */
-class EditorCopyOut extends CopyOutStream {
-  constructor(private readonly wrapped: WrappedStatement) {
-    super(wrapped.text);
-  }
-
-  override handleError(error: Error): void {
-    super.handleError(editorError(error, this.wrapped) as Error);
   }
 }
 
