@@ -1,4 +1,5 @@
 // Database pages benchmark (issue 14): GET /functions, /triggers and /indexes of pg-meta over real HTTP
+// (called as the gateway calls it, `serviceClient`)
 // on the catalog benchmark's 2,000-table database (plus 500 functions and 500 triggers), each against
 // its raw catalog query (the same SQL, run directly with pg) in the same run, alternated run by run. Prints
 // median times and the ratio route/raw (target: at most 1.5) and writes bench/results/database-lists.json.
@@ -6,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fillDatabase } from './catalog.bench.mjs';
-import { buildPgMeta, createProjectDatabase, median, PROJECT_REF, round, startPostgres, startService, writeResult } from './pg-meta-harness.mjs';
+import { buildPgMeta, createProjectDatabase, median, PROJECT_REF, round, serviceClient, startPostgres, startService, writeResult } from './pg-meta-harness.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -38,7 +39,7 @@ async function addFunctionsAndTriggers(url) {
  * The route and its raw query, alternated run by run (after warm-ups of both), so a slower moment of
  * the machine falls on both alike; medians of each.
  */
-async function measurePair(url, headers, client, query) {
+async function measurePair(http, urlPath, headers, client, query) {
   const routeTimes = [];
   const rawTimes = [];
   let routeRows = 0;
@@ -49,11 +50,10 @@ async function measurePair(url, headers, client, query) {
     const rawMs = performance.now() - started;
     rawRows = rows.length;
     started = performance.now();
-    const res = await fetch(url, { headers: headers() });
-    const body = await res.text();
+    const res = await http.request('GET', urlPath, headers());
     const routeMs = performance.now() - started;
-    if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 300)}`);
-    routeRows = JSON.parse(body).length;
+    if (res.status !== 200) throw new Error(`${urlPath} answered ${res.status}: ${res.text.slice(0, 300)}`);
+    routeRows = JSON.parse(res.text).length;
     if (i >= WARM_UPS) {
       rawTimes.push(rawMs);
       routeTimes.push(routeMs);
@@ -77,6 +77,9 @@ export default async function databaseListsBench() {
     await client.connect();
     stops.unshift(() => client.end());
 
+    // Called as the gateway calls pg-meta.
+    const http = serviceClient(service.url);
+    stops.unshift(() => http.close());
     const lists = [
       ['functions', catalog('functions.js').listFunctionsQuery({})],
       ['triggers', catalog('triggers.js').listTriggersQuery({})],
@@ -84,7 +87,7 @@ export default async function databaseListsBench() {
     ];
     const results = [];
     for (const [name, query] of lists) {
-      const { raw, route } = await measurePair(`${service.url}/${PROJECT_REF}/${name}`, service.identity, client, query);
+      const { raw, route } = await measurePair(http, `/${PROJECT_REF}/${name}`, service.identity, client, query);
       if (raw.rows !== route.rows) throw new Error(`GET /${name} listed ${route.rows} rows, its query ${raw.rows}`);
       results.push({ request: `GET /${name}`, rows: route.rows, routeMs: route.medianMs, rawMs: raw.medianMs, ratio: round(route.medianMs / raw.medianMs, 2) });
     }

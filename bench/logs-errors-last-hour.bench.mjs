@@ -3,13 +3,13 @@
 // read-only transaction as dash_logs_reader, the log_tables view). Anchor, same run, same data: the same
 // SQL over logs.events with the view's filters written out, sent straight to Postgres with `pg`. The
 // ratio compares the query alone (histogram off); the route with its histogram (as the page calls it)
-// is reported beside it.
+// is reported beside it. The route is called as the gateway calls it (`serviceClient`).
 import { cpus, loadavg } from 'node:os';
 import { DAY_MS, LOGS_REF as REF, withLogsService } from './logs-harness.mjs';
-import { median, round, timed, writeResult } from './pg-meta-harness.mjs';
+import { median, round, serviceClient, timed, writeResult } from './pg-meta-harness.mjs';
 
 const EVENTS = Number(process.env.BENCH_EXPLORER_EVENTS ?? 10_000_000);
-const RUNS = 15;
+const RUNS = 30;
 /** Rounds of both sides before timing: the first reads after the load are slower on both (pages, plans). */
 const WARM_UPS = 3;
 
@@ -51,13 +51,14 @@ export default async function logsErrorsLastHour() {
     console.log(`loaded ${EVENTS.toLocaleString()} edge events over 7 days in ${round(loadSeconds)} s`);
 
     const { address, headers } = await listen();
+    const http = serviceClient(address);
     // The last hour, fixed once so the route and raw pg read the same window.
     const range = { from: new Date(now - 3_600_000).toISOString(), to: new Date(now).toISOString() };
     let reply;
     const viaRoute = (histogram) => async () => {
-      const res = await fetch(`${address}/${REF}/explorer/query`, { method: 'POST', headers: headers(), body: JSON.stringify({ sql: ERRORS_SQL, range, histogram }) });
-      reply = await res.json();
-      if (!res.ok) throw new Error(`the explorer answered ${res.status}: ${JSON.stringify(reply)}`);
+      const res = await http.request('POST', `/${REF}/explorer/query`, headers(), JSON.stringify({ sql: ERRORS_SQL, range, histogram }));
+      if (res.status !== 200) throw new Error(`the explorer answered ${res.status}: ${res.text.slice(0, 300)}`);
+      reply = JSON.parse(res.text);
     };
     let rawRows;
     const direct = async () => {
@@ -77,6 +78,7 @@ export default async function logsErrorsLastHour() {
       directMs.push((await timed(direct)).ms);
       withHistogramMs.push((await timed(viaRoute(true))).ms);
     }
+    await http.close();
     const routeErrors = reply.rows.reduce((sum, row) => sum + row[2], 0);
     const rawErrors = rawRows.reduce((sum, row) => sum + Number(row.requests), 0);
     if (routeErrors !== rawErrors || routeErrors === 0) throw new Error(`the explorer counted ${routeErrors} errors, raw pg ${rawErrors}`);
@@ -87,7 +89,7 @@ export default async function logsErrorsLastHour() {
       eventsInLastHour: reply.histogram.buckets.reduce((sum, b) => sum + b.count, 0),
       routeMs: round(median(routeMs)),
       rawPgMs: round(median(directMs)),
-      ratio: round(median(routeMs) / median(directMs)),
+      ratio: round(median(routeMs) / median(directMs), 2),
       routeWithHistogramMs: round(median(withHistogramMs)),
       runs: { routeMs: routeMs.map(round), rawPgMs: directMs.map(round), routeWithHistogramMs: withHistogramMs.map(round) },
       loadSeconds: round(loadSeconds),

@@ -15,6 +15,24 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const kit = () => require(path.join(root, 'services/kit/dist/index.js'));
 export const PROJECT_REF = 'bench';
 
+/**
+ * An HTTP client for a service as the gateway calls services: undici's request API on a keep-alive pool
+ * (what @fastify/reply-from uses; undici comes with the gateway). Not fetch, whose own work in the
+ * benchmark's process cost 1-2 ms a call, which is the client's, not the service's.
+ * `request(method, path, headers, body?)` answers `{ status, text }`; `close()` ends the pool.
+ */
+export function serviceClient(address) {
+  const { Pool } = require(require.resolve('undici', { paths: [path.join(root, 'services/gateway')] }));
+  const pool = new Pool(address);
+  return {
+    async request(method, urlPath, headers, body) {
+      const res = await pool.request({ method, path: urlPath, headers, body });
+      return { status: res.statusCode, text: await res.body.text() };
+    },
+    close: () => pool.close(),
+  };
+}
+
 /** A Postgres server for the run: DATABASE_URL's, else a fresh embedded one (stopped by `stop`). */
 export async function startPostgres() {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };

@@ -71,6 +71,13 @@ async function asReader<T extends pg.QueryResultRow>(text: string, settings?: { 
   }
 }
 
+/**
+ * What reading the log tables without the explorer's settings raises: 42704 on a connection that never
+ * had them, 22007 (an empty time) on one whose earlier transaction set them locally, since Postgres keeps
+ * a custom setting it has seen, as ''.
+ */
+const UNSET_SETTING = ['42704', '22007'];
+
 const sqlStateOf = (promise: Promise<unknown>) => promise.then(() => 'no error', (e: { code?: string }) => e.code);
 
 describe('log_tables and the dash_logs_reader role', () => {
@@ -83,8 +90,9 @@ describe('log_tables and the dash_logs_reader role', () => {
     );
     expect(rows.map((r) => r.view)).toEqual(LOG_SOURCES.map((s) => s.table).sort());
     for (const row of rows) expect(row.columns).toEqual(['id', 'timestamp', 'event_message', 'metadata']);
+    // Plain views run with the reader's rights, so logs.events' row policy applies to them.
     const options = await p.pool.query(`select reloptions from pg_class where oid = 'log_tables.edge_logs'::regclass`);
-    expect(options.rows[0].reloptions).toEqual(['security_barrier=true']);
+    expect(options.rows[0].reloptions).toEqual(['security_invoker=true']);
   });
 
   it('is a NOLOGIN role that can select the log_tables views and no other table', async () => {
@@ -98,25 +106,72 @@ describe('log_tables and the dash_logs_reader role', () => {
     );
     expect(rows.length).toBeGreaterThanOrEqual(LOG_SOURCES.length);
     for (const { name } of rows) expect(name).toMatch(/^log_tables\./);
-    const schemas = await p.pool.query(`select has_schema_privilege('dash_logs_reader', 'logs', 'usage') as logs, has_schema_privilege('dash_logs_reader', 'log_tables', 'create') as create`);
+    const schemas = await p.pool.query(`select has_schema_privilege('dash_logs_reader', 'logs', 'create') as logs, has_schema_privilege('dash_logs_reader', 'log_tables', 'create') as create`);
     expect(schemas.rows[0]).toEqual({ logs: false, create: false });
+    // On logs.events only the explorer's columns and the source, read through the row policy.
+    const columns = await p.pool.query<{ name: string }>(
+      `select a.attname::text as name from pg_attribute a
+       where a.attrelid = 'logs.events'::regclass and a.attnum > 0 and not a.attisdropped
+         and has_column_privilege('dash_logs_reader', a.attrelid, a.attnum, 'select')
+       order by a.attnum`,
+    );
+    expect(columns.rows.map((r) => r.name)).toEqual(['id', 'timestamp', 'source', 'event_message', 'metadata']);
+    const policy = await p.pool.query(`select relrowsecurity, relforcerowsecurity from pg_class where oid = 'logs.events'::regclass`);
+    expect(policy.rows[0]).toEqual({ relrowsecurity: true, relforcerowsecurity: false });
   });
 
-  it('cannot read logs.events or the catalog’s secrets even without the guard', async () => {
-    expect(await sqlStateOf(asReader('select * from logs.events'))).toBe('42501');
+  it('cannot read logs.events beyond its policy, nor the catalog’s secrets, even without the guard', async () => {
+    const lastHour = { ref: REF, from: minutesAgo(60, now), to: new Date(now) };
+    expect(await sqlStateOf(asReader('select * from logs.events', lastHour))).toBe('42501');
+    expect(await sqlStateOf(asReader('select project_ref from logs.events', lastHour))).toBe('42501');
+    // Without the settings the policy cannot be planned.
+    expect(UNSET_SETTING).toContain(await sqlStateOf(asReader('select id from logs.events')));
+    const rows = await asReader<{ path: string }>(`select metadata->>'path' as path from logs.events order by "timestamp"`, { ref: REF, from: minutesAgo(30, now), to: new Date(now) });
+    // Project a's events of the last 30 minutes, of every source (the Postgres one has no path).
+    expect(rows.map((r) => r.path)).toEqual(['/rest/v1/broken', '/rest/v1/missing', null, '/rest/v1/todos']);
+    expect(await sqlStateOf(asReader(`select * from ${'logs.events_' + new Date(now).toISOString().slice(0, 10).replace(/-/g, '')}`))).toBe('42501');
     expect(await sqlStateOf(asReader('select * from logs.explorer_recent'))).toBe('42501');
     expect(await sqlStateOf(asReader('select * from pg_authid'))).toBe('42501');
     expect(await sqlStateOf(asReader(`insert into log_tables.edge_logs (event_message) values ('x')`))).toBe('42501');
   });
 
   it('sees nothing without the explorer settings, and only the set project and range with them', async () => {
-    expect(await sqlStateOf(asReader('select * from log_tables.edge_logs'))).toBe('42704');
+    expect(UNSET_SETTING).toContain(await sqlStateOf(asReader('select * from log_tables.edge_logs')));
     const rows = await asReader<{ path: string }>(`select metadata->>'path' as path from log_tables.edge_logs order by "timestamp"`, {
       ref: REF,
       from: minutesAgo(60, now),
       to: new Date(now),
     });
     expect(rows.map((r) => r.path)).toEqual(['/rest/v1/broken', '/rest/v1/missing', '/rest/v1/todos']);
+  });
+
+  it('runs the policy before a function of the query that could leak the rows it is given', async () => {
+    // A function that is not leakproof and reports every row it sees: had the user's condition run before
+    // the policy's, it would report project b's event and the event of two hours ago.
+    await p.pool.query(`create or replace function public.explorer_leak_probe(path text) returns boolean language plpgsql cost 0.0000001 as
+      $$ begin raise notice 'seen %', path; return true; end $$`);
+    await p.pool.query('grant execute on function public.explorer_leak_probe(text) to dash_logs_reader');
+    const client = await p.pool.connect();
+    const seen: string[] = [];
+    const onNotice = (n: { message?: string }) => seen.push(String(n.message));
+    client.on('notice', onNotice);
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('dash.project_ref', $1, true), set_config('dash.range_from', $2, true), set_config('dash.range_to', $3, true)`, [
+        REF,
+        minutesAgo(60, now).toISOString(),
+        new Date(now).toISOString(),
+      ]);
+      await client.query('set local role dash_logs_reader');
+      const { rows } = await client.query(`select count(*)::int as n from log_tables.edge_logs where public.explorer_leak_probe(metadata->>'path')`);
+      expect(rows[0].n).toBe(3);
+    } finally {
+      await client.query('rollback');
+      client.off('notice', onNotice);
+      client.release();
+      await p.pool.query('drop function public.explorer_leak_probe(text)');
+    }
+    expect(seen.sort()).toEqual(['seen /rest/v1/broken', 'seen /rest/v1/missing', 'seen /rest/v1/todos']);
   });
 
   it('gives the planner the project and range as constants, so it estimates and prunes as for literals', async () => {
