@@ -1,3 +1,4 @@
+import { waitUntil } from '@dash/service-kit/dist/testing';
 import type { LogEventInput } from '@dash/contracts';
 import { projectRefOf, redactTokens } from '../src/edge-logs';
 import { startGateway, startUpstreams, type RunningGateway, type Upstreams } from './stubs';
@@ -17,13 +18,9 @@ afterAll(async () => {
 });
 
 async function eventFor(path: string): Promise<LogEventInput> {
-  const until = Date.now() + 5000;
-  for (;;) {
-    const event = upstreams.events.find((e) => (e.metadata as { path: string }).path === path);
-    if (event) return event;
-    if (Date.now() > until) throw new Error(`no edge event for ${path}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const find = () => upstreams.events.find((e) => (e.metadata as { path: string }).path === path);
+  await waitUntil(() => find() !== undefined, `an edge event for ${path} is posted`);
+  return find()!;
 }
 const bytesOf = (event: LogEventInput) => (event.metadata as { response_bytes: number }).response_bytes;
 

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { LogEventInput } from '@dash/contracts';
+import { waitUntil } from '@dash/service-kit/dist/testing';
 import { deadUrl, makeShellDir, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './stubs';
 
 // The logs service validates ingested events against the contract (date-time formats included).
@@ -25,13 +26,6 @@ beforeEach(() => {
   upstreams.ingestFailure = null;
 });
 
-async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const metadataOf = (event: LogEventInput) =>
   event.metadata as { method: string; path: string; status: number; duration_ms: number; query: string | null; user_agent: string | null };
@@ -52,7 +46,7 @@ describe('edge logs', () => {
     await fetch(`${gateway.url}/main.1a2b3c4d.js`);
     await fetch(`${gateway.url}/health`);
     await fetch(`${gateway.url}/api/nope/x`);
-    await waitFor(() => upstreams.events.length >= 8);
+    await waitUntil(() => upstreams.events.length >= 8, 'eight events are posted');
 
     for (const event of upstreams.events) {
       expect({ valid: validEvent(event), errors: ajv.errorsText(validEvent.errors) }).toEqual({ valid: true, errors: 'No errors' });
@@ -82,7 +76,7 @@ describe('edge logs', () => {
 
   it('logs refused requests too', async () => {
     await fetch(`${gateway.url}/api/storage/default/buckets`, { method: 'POST', headers: { origin: 'https://evil.example' } });
-    await waitFor(() => upstreams.events.length >= 1);
+    await waitUntil(() => upstreams.events.length >= 1, 'an event is posted');
     expect(upstreams.events[0]).toMatchObject({ project_ref: 'default', event_message: 'POST /api/storage/default/buckets 403' });
   });
 
@@ -91,7 +85,7 @@ describe('edge logs', () => {
     const droppedBefore = gateway.app.edgeLogs.stats.dropped;
     const res = await fetch(`${gateway.url}/api/pg-meta/default/tables`);
     expect(res.status).toBe(200);
-    await waitFor(() => gateway.app.edgeLogs.stats.dropped > droppedBefore);
+    await waitUntil(() => gateway.app.edgeLogs.stats.dropped > droppedBefore, 'the gateway drops an event');
     expect(upstreams.events).toHaveLength(0);
     expect(gateway.app.edgeLogs.buffered).toBe(0);
   });
@@ -111,8 +105,8 @@ describe('PostgREST logs', () => {
     await fetch(`${gateway.url}/api/pg-meta/default/sql/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     await fetch(`${gateway.url}/api/pg-meta/default/tables?limit=1`, { headers: cookie });
     await fetch(`${gateway.url}/api/storage/default/buckets`, { headers: cookie });
-    await waitFor(() => upstreams.events.filter((e) => e.source === 'edge').length >= 4);
-    await new Promise((r) => setTimeout(r, 100));
+    // A route's postgrest event is queued with its edge event, so once these are in, no other can follow.
+    await waitUntil(() => upstreams.events.filter((e) => e.source === 'edge').length >= 4, 'the four edge events are posted');
     const postgrest = upstreams.events.filter((e) => e.source === 'postgrest');
     expect(postgrest.map((e) => e.metadata)).toEqual([
       expect.objectContaining({ method: 'POST', path: '/api/pg-meta/default/tables/16384/rows/select', status: 200, role: 'developer' }),
@@ -129,7 +123,7 @@ describe('edge log batching', () => {
     const gateway = await startGateway(upstreams.urls, { edgeLogs: { flushIntervalMs: 60_000, batchSize: 100 } });
     try {
       for (let i = 0; i < 100; i++) await fetch(`${gateway.url}/api/pg-meta/default/tables?i=${i}`);
-      await waitFor(() => upstreams.ingestCalls === 1);
+      await waitUntil(() => upstreams.ingestCalls === 1, 'one batch is posted');
       expect(upstreams.events).toHaveLength(100);
       for (let i = 0; i < 3; i++) await fetch(`${gateway.url}/api/logs/default/edge-logs`);
       expect(upstreams.ingestCalls).toBe(1);
@@ -147,7 +141,7 @@ describe('edge log batching', () => {
     try {
       const res = await fetch(`${gateway.url}/api/pg-meta/default/tables`);
       expect(res.status).toBe(200);
-      await waitFor(() => gateway.app.edgeLogs.stats.dropped >= 1);
+      await waitUntil(() => gateway.app.edgeLogs.stats.dropped >= 1, 'the gateway drops an event');
       expect(gateway.app.edgeLogs.stats.sent).toBe(0);
     } finally {
       await gateway.close();

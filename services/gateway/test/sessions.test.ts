@@ -14,6 +14,13 @@ afterAll(() => upstreams.close());
 beforeEach(() => {
   upstreams.resolveCalls.length = 0;
 });
+afterEach(() => jest.restoreAllMocks());
+
+/** Moves the resolver's clock (it reads Date.now) forward, instead of sleeping through its cache's lifetime. */
+function advanceClock(ms: number): void {
+  const later = Date.now() + ms;
+  jest.spyOn(Date, 'now').mockReturnValue(later);
+}
 
 describe('SessionResolver', () => {
   it('caches a resolved session for the TTL only', async () => {
@@ -21,7 +28,10 @@ describe('SessionResolver', () => {
     expect(await resolver.resolve('good')).toMatchObject({ user: { id: 'u1' }, projects: { default: 'developer' } });
     await resolver.resolve('good');
     expect(upstreams.resolveCalls).toEqual(['good']);
-    await new Promise((r) => setTimeout(r, 200));
+    advanceClock(100);
+    await resolver.resolve('good');
+    expect(upstreams.resolveCalls).toEqual(['good']);
+    advanceClock(100);
     await resolver.resolve('good');
     expect(upstreams.resolveCalls).toEqual(['good', 'good']);
   });
@@ -39,7 +49,7 @@ describe('SessionResolver', () => {
     expect(await resolver.resolve('later')).toBeNull();
     expect(upstreams.resolveCalls).toEqual(['later']);
     upstreams.sessions.set('later', { user: { id: 'u2', email: 'u2@example.com', name: 'U2' }, projects: {} });
-    await new Promise((r) => setTimeout(r, 1100));
+    advanceClock(1_100);
     expect(await resolver.resolve('later')).toMatchObject({ user: { id: 'u2' } });
   });
 

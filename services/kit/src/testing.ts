@@ -182,3 +182,16 @@ export function rawRequest(url: string, headers: Record<string, string>, method 
       .end();
   });
 }
+
+/**
+ * Waits until `check` holds (it may be async), checking every 20 ms, instead of sleeping a fixed time:
+ * what a test waits for (a log event written after the reply, a worker's result) takes as long as the
+ * machine needs. Throws naming `what` after `timeoutMs`.
+ */
+export async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`Timed out after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -10,7 +10,7 @@ import {
   type Project,
 } from '@dash/contracts';
 import { databaseOf, projectRoleName, projectRoleUrl, quoteLiteral } from '@dash/service-kit';
-import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
+import { serviceHeaders, userHeaders, waitUntil } from '@dash/service-kit/dist/testing';
 import { dumpArguments, dumpFailure, exactPattern, pgDumpProblem, pgDumpTool } from '../src/backups/pg-dump';
 import { dumpStatements } from '../src/backups/restore';
 import { backupDay, backupRunnerOf } from '../src/backups/runner';
@@ -53,13 +53,7 @@ const call = async (method: 'GET' | 'POST', url: string, user: User, payload?: o
   platform.app.inject({ method, url, headers: await as(user), ...(payload ? { payload } : {}) });
 const list = async (user: User, projectRef = ref) => expectContract<BackupList>(routes.listBackups, await call('GET', `/projects/${projectRef}/database/backups`, user));
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitFor = (check: () => Promise<boolean>, what: string) => waitUntil(check, what, 60_000);
 
 /** The backup `id` once its dump has ended. */
 async function ended(id: number, projectRef = ref): Promise<DatabaseBackup> {

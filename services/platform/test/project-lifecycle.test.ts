@@ -10,7 +10,7 @@ import {
 } from '@dash/contracts';
 import { connectProject, databaseOf, ensureDatabase, ProjectPools, projectRoleUrl } from '@dash/service-kit';
 import { freePort } from '@dash/service-kit/dist/postgres';
-import { serviceHeaders, testServerUrl, userHeaders } from '@dash/service-kit/dist/testing';
+import { serviceHeaders, testServerUrl, userHeaders, waitUntil } from '@dash/service-kit/dist/testing';
 import { buildPlatformApp } from '../src/app';
 import { projectRolesOf } from '../src/db/projects';
 import { decryptConnection, insertProject } from '../src/projects';
@@ -46,13 +46,7 @@ const auditOf = (ref: string) =>
     [ref],
   );
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitFor = (check: () => Promise<boolean>, what: string) => waitUntil(check, what, 20_000);
 
 /** The project admin role's connection, logging in with the password the creator chose. */
 async function adminUrlOf(ref: string): Promise<string> {
