@@ -7,6 +7,7 @@
 export { Button, type ButtonProps } from './src/ui/Button';
 export { Tooltip } from './src/ui/Tooltip';
 export { Modal, ModalActions } from './src/ui/Modal';
+export { SidePanel } from './src/ui/SidePanel';
 export { ConfirmByTypingDialog } from './src/ui/ConfirmByTyping';
 export { MenuButton, MoreIcon, enabledMenuItems, handleMenuKey, type MenuItem } from './src/ui/Menu';
 export { Spinner, EmptyState, ErrorPanel, InlineError, NoAccess, Badge } from './src/ui/States';

@@ -2,14 +2,13 @@ import { useMemo, useState } from 'react';
 import { Form, useField } from 'react-final-form';
 import type { FormApi } from 'final-form';
 import { errorMessage, useConfirm, useProjectRef, useToast } from '@dash/shell-sdk';
-import { Button } from '@dash/shell-sdk/ui';
+import { Button, SidePanel } from '@dash/shell-sdk/ui';
 import { Messages, type PgPolicy, type PgTable } from '@dash/contracts';
 import { useCreateRlsPolicyMutation, useUpdateRlsPolicyMutation } from '../api/policies';
 import { createPayload, EMPTY_POLICY_FORM, formOfPolicy, hasChanges, updatePayload, validatePolicyForm, type PolicyFormValues } from '../policy-form';
 import type { PolicyTemplate } from '../templates';
 import { EditorView } from './EditorView';
 import { ReviewView } from './ReviewView';
-import { SidePanel } from './SidePanel';
 import { TemplatesView } from './TemplatesView';
 
 /** The views of the spec (section 2): selection for new policies only, then templates or editor, then review. */
@@ -167,7 +166,7 @@ export function PolicyEditorPanel({ table, policy, onClose }: { table: PgTable; 
           );
         }
         return (
-          <SidePanel title={title} description={<ViewSteps view={view} editing={Boolean(policy)} />} onClose={close} footer={footer}>
+          <SidePanel title={title} description={<ViewSteps view={view} editing={Boolean(policy)} />} onClose={close} footer={footer} width={760} className="pol-panel">
             {FIELDS.map((name) => (
               <KeepRegistered key={name} name={name} />
             ))}
