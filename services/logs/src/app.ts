@@ -2,13 +2,13 @@ import type pg from 'pg';
 import type { DashMode } from '@dash/contracts';
 import { createServiceApp, type ServiceApp } from '@dash/service-kit';
 import { PartitionManager } from './db/partitions';
-import { registerEventRoutes } from './routes/events';
-import { registerExplorerRoutes } from './routes/explorer';
-import { registerRetentionRoutes } from './routes/retention';
-import { registerSourceEventRoutes } from './routes/source-events';
-import { registerReportRoutes } from './routes/reports';
-import { registerUsageRoutes } from './routes/usage';
-import { registerWarehouse } from './routes/warehouse';
+import { eventRoutesPlugin } from './routes/events';
+import { explorerRoutesPlugin } from './routes/explorer';
+import { retentionRoutesPlugin } from './routes/retention';
+import { sourceEventRoutesPlugin } from './routes/source-events';
+import { reportRoutesPlugin } from './routes/reports';
+import { usageRoutesPlugin } from './routes/usage';
+import { warehouseRoutesPlugin } from './routes/warehouse';
 import type { IngestLimits } from './routes/ingest';
 
 export interface LogsOptions {
@@ -33,12 +33,13 @@ export interface LogsContext {
 export function buildApp(options: LogsOptions): ServiceApp {
   const ctx: LogsContext = { pool: options.pool, partitions: new PartitionManager(options.pool), mode: options.mode ?? 'hosted' };
   const app = createServiceApp({ name: 'logs', secret: options.secret, logger: options.logger });
-  registerEventRoutes(app, ctx);
-  registerSourceEventRoutes(app, ctx);
-  registerRetentionRoutes(app, ctx);
-  registerUsageRoutes(app, ctx);
-  registerReportRoutes(app, ctx);
-  registerWarehouse(app, ctx, options.ingestLimits);
-  registerExplorerRoutes(app, ctx);
+  // Each route file is an encapsulated plugin; Fastify loads them at ready (listen, inject), so this stays synchronous.
+  app.register(eventRoutesPlugin, { ctx });
+  app.register(sourceEventRoutesPlugin, { ctx });
+  app.register(retentionRoutesPlugin, { ctx });
+  app.register(usageRoutesPlugin, { ctx });
+  app.register(reportRoutesPlugin, { ctx });
+  app.register(warehouseRoutesPlugin, { ctx, ingestLimits: options.ingestLimits });
+  app.register(explorerRoutesPlugin, { ctx });
   return app;
 }

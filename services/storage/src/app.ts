@@ -3,11 +3,11 @@ import { registerApiErrorReplies } from './api-errors';
 import { projectKeyVerifier } from './api-keys';
 import { bucketSchemaErrorMessage } from './bucket-rules';
 import { registerReplyStatus } from './objects/download';
-import { registerApiBucketRoutes } from './routes/api-buckets';
-import { registerApiObjectRoutes } from './routes/api-objects';
-import { registerBucketRoutes } from './routes/buckets';
+import { apiBucketRoutes } from './routes/api-buckets';
+import { apiObjectRoutes } from './routes/api-objects';
+import { bucketRoutes } from './routes/buckets';
 import { registerStorageLogs } from './storage-logs';
-import { registerObjectRoutes } from './routes/objects';
+import { objectRoutes } from './routes/objects';
 import type { ObjectBackend } from './backend/types';
 import type { RenderCache } from './render-cache';
 import type { ProjectSettingsResolver } from './project-settings';
@@ -67,13 +67,14 @@ export function buildApp(options: StorageOptions): ServiceApp {
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(bucketSchemaErrorMessage(errors, dataVar)));
   registerReplyStatus(app);
   registerStorageLogs(app, options.logs);
-  registerBucketRoutes(app, ctx);
-  registerObjectRoutes(app, ctx);
-  // The storage API (storage-js's routes) answers refusals in Supabase Storage's words, in a scope of its own.
+  app.register(bucketRoutes, { ctx });
+  app.register(objectRoutes, { ctx });
+  // The storage API (storage-js's routes) answers refusals in Supabase Storage's words: its two plugins
+  // share a scope whose hooks reword them (no fastify-plugin needed), apart from the dashboard's routes.
   app.register(async (api) => {
     registerApiErrorReplies(api);
-    registerApiObjectRoutes(api, ctx);
-    registerApiBucketRoutes(api, ctx);
+    api.register(apiObjectRoutes, { ctx });
+    api.register(apiBucketRoutes, { ctx });
   });
   app.addHook('onClose', async () => {
     if (owned) await ctx.pools.closeAll();

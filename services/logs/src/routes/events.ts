@@ -1,10 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import { logsRoutes } from '@dash/contracts';
-import { addRoute, type ServiceApp } from '@dash/service-kit';
+import { addRoute } from '@dash/service-kit';
 import type { EventRow } from '../sql/events';
 import { storeEvents } from '../store';
 import type { LogsContext } from '../app';
 
-export function registerEventRoutes(app: ServiceApp, ctx: LogsContext): void {
+export async function eventRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: LogsContext }): Promise<void> {
   addRoute(app, logsRoutes.ingest, async ({ body }) => {
     const events: EventRow[] = body.events.map((e) => ({
       timestamp: new Date(e.timestamp),

@@ -1,12 +1,13 @@
+import type { FastifyInstance } from 'fastify';
 import { explorerRoutes, LOG_EXPLORER_MAX_ROWS, LOG_EXPLORER_STATEMENT_TIMEOUT_MS, resolveLogTimeRange } from '@dash/contracts';
-import { addRoute, badRequest, HttpError, userOf, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest, HttpError, userOf } from '@dash/service-kit';
 import { guardExplorerSql, loadExplorerParser } from '../sql/explorer-guard';
 import { runExplorerQuery } from '../db/explorer-run';
 import { listRecentQueries, recordRecentQuery } from '../db/explorer-recent';
 import type { LogsContext } from '../app';
 
 /** The logs explorer: a guarded SELECT over the project's log tables, and the caller's recent queries. */
-export function registerExplorerRoutes(app: ServiceApp, ctx: LogsContext): void {
+export async function explorerRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: LogsContext }): Promise<void> {
   addRoute(app, explorerRoutes.query, async ({ params, body, identity }) => {
     const user = userOf(identity);
     const range = resolveLogTimeRange(body.range);

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import {
   WAREHOUSE_INGEST_BURST_EVENTS,
@@ -8,9 +8,10 @@ import {
   warehouseRoutes,
   WarehouseMessages,
 } from '@dash/contracts';
-import { addRoute, HttpError, sendError, type ServiceApp } from '@dash/service-kit';
-import type { PartitionManager } from '../db/partitions';
-import { findAccessTokenQuery, findCollectionQuery, insertCollectionEventsQuery } from '../sql/warehouse';
+import { addRoute, HttpError, sendError } from '@dash/service-kit';
+import type { LogsContext } from '../app';
+import { PartitionManager } from '../db/partitions';
+import { COLLECTION_EVENTS_TABLE, findAccessTokenQuery, findCollectionQuery, insertCollectionEventsQuery } from '../sql/warehouse';
 import { storeInPartitions } from '../store';
 import { parseJsonEvents, parseNdjsonEvents, toCollectionEvents } from './ingest-body';
 import { EventRateLimiter } from './ingest-rate';
@@ -94,58 +95,57 @@ function refuse(reply: FastifyReply, status: number, message: string, retryAfter
 }
 
 /**
- * POST /:ref/v1/collections/:token/events (the gateway's /p/{ref}/analytics/v1/...). Its own plugin
- * scope: the token, the collection and the rate are checked when the request arrives, before its body
- * is read; JSON and NDJSON bodies are parsed here (with line numbers) up to `maxBodyBytes`.
+ * POST /:ref/v1/collections/:token/events (the gateway's /p/{ref}/analytics/v1/...). A plugin of its
+ * own, so its parsers and hook apply to this route alone: the token, the collection and the rate are
+ * checked when the request arrives, before its body is read; JSON and NDJSON bodies are parsed here
+ * (with line numbers) up to `maxBodyBytes`.
  */
-export function registerIngestRoute(
-  app: ServiceApp,
-  deps: { pool: pg.Pool; partitions: PartitionManager; cache: WarehouseCache; limits: IngestLimits },
-): void {
-  const { limits, cache } = deps;
+export async function ingestRoutesPlugin(
+  app: FastifyInstance,
+  { ctx, cache, limits }: { ctx: LogsContext; cache: WarehouseCache; limits: IngestLimits },
+): Promise<void> {
+  const partitions = new PartitionManager(ctx.pool, COLLECTION_EVENTS_TABLE);
   const limiter = new EventRateLimiter(limits.eventsPerSecond, limits.burstEvents);
   const callers = new WeakMap<FastifyRequest, { tokenId: string; collectionId: number }>();
 
-  void app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    const parser = { parseAs: 'string' as const, bodyLimit: limits.maxBodyBytes };
-    scope.addContentTypeParser('application/json', parser, async (_request: FastifyRequest, body: string) => parseJsonEvents(body, limits.maxEvents));
-    scope.addContentTypeParser('application/x-ndjson', parser, async (_request: FastifyRequest, body: string) => parseNdjsonEvents(body, limits.maxEvents));
-    scope.addContentTypeParser('*', async () => {
-      throw new HttpError(415, WarehouseMessages.unsupportedType);
-    });
+  app.removeAllContentTypeParsers();
+  const parser = { parseAs: 'string' as const, bodyLimit: limits.maxBodyBytes };
+  app.addContentTypeParser('application/json', parser, async (_request: FastifyRequest, body: string) => parseJsonEvents(body, limits.maxEvents));
+  app.addContentTypeParser('application/x-ndjson', parser, async (_request: FastifyRequest, body: string) => parseNdjsonEvents(body, limits.maxEvents));
+  app.addContentTypeParser('*', async () => {
+    throw new HttpError(415, WarehouseMessages.unsupportedType);
+  });
 
-    scope.addHook('onRequest', async (request, reply) => {
-      const secret = bearerOf(request);
-      if (!secret) return refuse(reply, 401, WarehouseMessages.missingToken);
-      const length = Number(request.headers['content-length']);
-      if (length > limits.maxBodyBytes) return refuse(reply, 413, WarehouseMessages.bodyTooLarge(limits.maxBodyBytes));
-      const { ref, token } = request.params as { ref: string; token: string };
-      const access = await cache.accessToken(secret);
-      // Another project's token is no token of this one.
-      if (!access || access.projectRef !== ref) return refuse(reply, 401, WarehouseMessages.invalidToken);
-      const collectionId = UUID.test(token) ? await cache.collection(ref, token) : null;
-      if (collectionId === null) return refuse(reply, 404, WarehouseMessages.unknownCollection);
-      const wait = limiter.waitMs(access.id);
-      if (wait > 0) return refuse(reply, 429, WarehouseMessages.rateLimited(Math.ceil(wait / 1000)), wait);
-      callers.set(request, { tokenId: access.id, collectionId });
-    });
+  app.addHook('onRequest', async (request, reply) => {
+    const secret = bearerOf(request);
+    if (!secret) return refuse(reply, 401, WarehouseMessages.missingToken);
+    const length = Number(request.headers['content-length']);
+    if (length > limits.maxBodyBytes) return refuse(reply, 413, WarehouseMessages.bodyTooLarge(limits.maxBodyBytes));
+    const { ref, token } = request.params as { ref: string; token: string };
+    const access = await cache.accessToken(secret);
+    // Another project's token is no token of this one.
+    if (!access || access.projectRef !== ref) return refuse(reply, 401, WarehouseMessages.invalidToken);
+    const collectionId = UUID.test(token) ? await cache.collection(ref, token) : null;
+    if (collectionId === null) return refuse(reply, 404, WarehouseMessages.unknownCollection);
+    const wait = limiter.waitMs(access.id);
+    if (wait > 0) return refuse(reply, 429, WarehouseMessages.rateLimited(Math.ceil(wait / 1000)), wait);
+    callers.set(request, { tokenId: access.id, collectionId });
+  });
 
-    addRoute(scope, warehouseRoutes.ingest, async ({ body, request, reply }) => {
-      const caller = callers.get(request)!;
-      const rows = toCollectionEvents(body, new Date());
-      const wait = limiter.take(caller.tokenId, rows.length);
-      if (wait > 0) {
-        reply.header('retry-after', String(Math.max(1, Math.ceil(wait / 1000))));
-        throw new HttpError(429, WarehouseMessages.rateLimited(Math.ceil(wait / 1000)));
-      }
-      await storeInPartitions(
-        deps.pool,
-        deps.partitions,
-        rows.map((r) => r.timestamp),
-        insertCollectionEventsQuery(caller.collectionId, rows),
-      );
-      return { accepted: rows.length };
-    });
+  addRoute(app, warehouseRoutes.ingest, async ({ body, request, reply }) => {
+    const caller = callers.get(request)!;
+    const rows = toCollectionEvents(body, new Date());
+    const wait = limiter.take(caller.tokenId, rows.length);
+    if (wait > 0) {
+      reply.header('retry-after', String(Math.max(1, Math.ceil(wait / 1000))));
+      throw new HttpError(429, WarehouseMessages.rateLimited(Math.ceil(wait / 1000)));
+    }
+    await storeInPartitions(
+      ctx.pool,
+      partitions,
+      rows.map((r) => r.timestamp),
+      insertCollectionEventsQuery(caller.collectionId, rows),
+    );
+    return { accepted: rows.length };
   });
 }

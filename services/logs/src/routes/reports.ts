@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { logTimeRangeFromQuery, reportInterval, reportRoutes, resolveLogTimeRange, type LogTimeRangeQuery } from '@dash/contracts';
-import { addRoute, badRequest, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest } from '@dash/service-kit';
 import {
   apiSeriesQuery,
   apiStatusCodesQuery,
@@ -23,7 +24,7 @@ const ms = (v: unknown): number | null => (v === null || v === undefined ? null 
 const iso = (v: Date): string => v.toISOString();
 
 /** The built-in API and storage reports; each reads the range with a few statements run side by side. */
-export function registerReportRoutes(app: ServiceApp, ctx: LogsContext): void {
+export async function reportRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: LogsContext }): Promise<void> {
   addRoute(app, reportRoutes.apiOverview, async ({ params, query }) => {
     const w = reportWindow(params.ref, query);
     const [series, paths, statuses] = await Promise.all([

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import {
   LOG_SOURCE_FILTERS,
   LOG_SOURCES,
@@ -8,7 +9,7 @@ import {
   type LogSourceName,
   type SourceEvent,
 } from '@dash/contracts';
-import { addRoute, badRequest, forbidden, notFound, userOf, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest, forbidden, notFound, userOf } from '@dash/service-kit';
 import { retentionFloor, retentionQuery } from '../sql/retention';
 import { sourceEventQuery, sourceEventsQuery } from '../sql/source-events';
 import type { LogsContext } from '../app';
@@ -32,7 +33,7 @@ const toEvent = (row: Row): SourceEvent => ({
  * area's permission (auth, storage, realtime) needs it too, and a hosted-only source (pooler) does not
  * exist in a self-hosted deployment.
  */
-export function registerSourceEventRoutes(app: ServiceApp, ctx: LogsContext): void {
+export async function sourceEventRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: LogsContext }): Promise<void> {
   const checkSource = (identity: Parameters<typeof userOf>[0], ref: string, source: LogSourceName) => {
     const def = LOG_SOURCES.find((s) => s.source === source)!;
     if ('hostedOnly' in def && def.hostedOnly && ctx.mode === 'self-hosted') throw notFound(LogsMessages.poolerHostedOnly);

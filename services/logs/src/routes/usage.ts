@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { usageLogsRoutes } from '@dash/contracts';
-import { addRoute, badRequest, type ServiceApp, type SqlQuery } from '@dash/service-kit';
+import { addRoute, badRequest, type SqlQuery } from '@dash/service-kit';
 import type { LogsContext } from '../app';
 
 /**
@@ -19,7 +20,7 @@ group by project_ref`,
 }
 
 /** Internal: the platform's usage page reads egress here (it does not read the logs schema itself). */
-export function registerUsageRoutes(app: ServiceApp, ctx: LogsContext): void {
+export async function usageRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: LogsContext }): Promise<void> {
   addRoute(app, usageLogsRoutes.egress, async ({ body }) => {
     const from = new Date(body.from);
     const to = new Date(body.to);

@@ -1,6 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { warehouseRoutes, WarehouseMessages, type EventCollection, type WarehouseAccessToken } from '@dash/contracts';
-import { addRoute, badRequest, conflict, notFound, userOf, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest, conflict, notFound, userOf } from '@dash/service-kit';
 import {
   deleteAccessTokenQuery,
   deleteCollectionQuery,
@@ -9,11 +10,9 @@ import {
   listAccessTokensQuery,
   listCollectionsQuery,
   renameCollectionQuery,
-  COLLECTION_EVENTS_TABLE,
 } from '../sql/warehouse';
-import { PartitionManager } from '../db/partitions';
 import type { LogsContext } from '../app';
-import { DEFAULT_INGEST_LIMITS, registerIngestRoute, WarehouseCache, type IngestLimits } from './ingest';
+import { DEFAULT_INGEST_LIMITS, ingestRoutesPlugin, WarehouseCache, type IngestLimits } from './ingest';
 import { hashAccessToken, newAccessToken } from './warehouse-tokens';
 
 interface CollectionRow {
@@ -41,16 +40,18 @@ function collectionName(name: string): string {
   return trimmed;
 }
 
-/** Event collections: the dashboard's calls and ingest, sharing ingest's cache of tokens and collections. */
-export function registerWarehouse(app: ServiceApp, ctx: LogsContext, limits: Partial<IngestLimits> = {}): void {
-  const all = { ...DEFAULT_INGEST_LIMITS, ...limits };
+/**
+ * Event collections: the dashboard's calls (tenant, access tokens and collections, see
+ * contracts/src/warehouse.ts) and ingest, a plugin inside this one, sharing ingest's cache of tokens
+ * and collections.
+ */
+export async function warehouseRoutesPlugin(
+  app: FastifyInstance,
+  { ctx, ingestLimits = {} }: { ctx: LogsContext; ingestLimits?: Partial<IngestLimits> },
+): Promise<void> {
+  const limits = { ...DEFAULT_INGEST_LIMITS, ...ingestLimits };
   const cache = new WarehouseCache(ctx.pool);
-  registerWarehouseRoutes(app, ctx, cache, all);
-  registerIngestRoute(app, { pool: ctx.pool, partitions: new PartitionManager(ctx.pool, COLLECTION_EVENTS_TABLE), cache, limits: all });
-}
 
-/** The dashboard's warehouse calls: tenant, access tokens and collections (see contracts/src/warehouse.ts). */
-function registerWarehouseRoutes(app: ServiceApp, ctx: LogsContext, cache: WarehouseCache, limits: IngestLimits): void {
   addRoute(app, warehouseRoutes.tenant, async ({ params }) => ({
     project_ref: params.ref,
     ingest: { max_body_bytes: limits.maxBodyBytes, max_events: limits.maxEvents, events_per_second: limits.eventsPerSecond },
@@ -115,6 +116,8 @@ function registerWarehouseRoutes(app: ServiceApp, ctx: LogsContext, cache: Wareh
     cache.forgetCollection(params.ref, params.token);
     return { ok: true as const };
   });
+
+  app.register(ingestRoutesPlugin, { ctx, cache, limits });
 }
 
 function duplicateOr(error: unknown, name: string): unknown {

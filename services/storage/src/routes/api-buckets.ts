@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { storageApiBucketRoutes } from '@dash/contracts';
-import { addRoute, projectKeyCallerOf, type ServiceApp } from '@dash/service-kit';
+import { addRoute, projectKeyCallerOf } from '@dash/service-kit';
 import { bucketChangesFrom, newApiBucketFrom } from '../bucket-rules';
 import { bucketSettings, createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, updateBucket } from './buckets';
 import { recordBucketChange } from '../audit';
@@ -10,7 +11,7 @@ import type { StorageContext } from '../app';
  * of the caller's key (row-level security on the storage tables decides; `service_role` bypasses it)
  * and replies in the shapes storage-js reads.
  */
-export function registerApiBucketRoutes(app: ServiceApp, ctx: StorageContext): void {
+export async function apiBucketRoutes(app: FastifyInstance, { ctx }: { ctx: StorageContext }): Promise<void> {
   addRoute(app, storageApiBucketRoutes.listBuckets, async ({ params, query, request }) =>
     listBuckets(ctx, params.ref, projectKeyCallerOf(request), query),
   );

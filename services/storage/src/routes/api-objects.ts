@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { StorageApiMessages, storageApiRoutes } from '@dash/contracts';
-import { addRoute, projectKeyCallerOf, type ServiceApp } from '@dash/service-kit';
+import { addRoute, projectKeyCallerOf } from '@dash/service-kit';
 import { noSuchBucket, noSuchKey } from '../api-errors';
 import { asCaller, checkObjectName, findBucket, findObject, isoDate, ownerOf, SERVICE_ROLE, tryAsCaller } from '../objects/common';
 import { copyObject } from '../objects/copy';
@@ -36,7 +36,7 @@ async function findPublicObject(ctx: StorageContext, ref: string, bucketId: stri
   return findObject(ctx, ref, SERVICE_ROLE, bucketId, name);
 }
 
-export function registerApiObjectRoutes(app: ServiceApp, ctx: StorageContext): void {
+export async function apiObjectRoutes(app: FastifyInstance, { ctx }: { ctx: StorageContext }): Promise<void> {
   // Uploads take their bodies as streams, in a scope of their own so other routes keep parsing JSON.
   app.register(async (uploads) => {
     await registerUploadParsing(uploads);

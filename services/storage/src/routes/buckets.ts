@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { Messages, policyBucket, StorageApiMessages, storageRoutes, type ApiListBucketsQuery, type Bucket } from '@dash/contracts';
 import {
@@ -7,7 +7,6 @@ import {
   projectDbError,
   projectTransaction,
   type DatabaseCaller,
-  type ServiceApp,
   type SqlQuery,
 } from '@dash/service-kit';
 import { accessDenied, alreadyExists, noSuchBucket, StorageError } from '../api-errors';
@@ -152,7 +151,7 @@ export async function deleteBucket(
 }
 
 /** The dashboard's bucket routes: the member's permission is checked by the route's access rule. */
-export function registerBucketRoutes(app: ServiceApp, ctx: StorageContext): void {
+export async function bucketRoutes(app: FastifyInstance, { ctx }: { ctx: StorageContext }): Promise<void> {
   addRoute(app, storageRoutes.listBuckets, async ({ params }) => listBuckets(ctx, params.ref, null));
 
   addRoute(app, storageRoutes.createBucket, async ({ params, body, request }) => {

@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { StorageApiMessages, storageRoutes } from '@dash/contracts';
-import { addRoute, badRequest, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest } from '@dash/service-kit';
 import { zipStream } from '../objects/archive';
 import { checkObjectName, findBucket, findObject, SERVICE_ROLE } from '../objects/common';
 import { attachment, sendObject } from '../objects/download';
@@ -16,7 +17,7 @@ import type { StorageContext } from '../app';
  * route's access rule; the work then runs as the project's service role, as a hosted dashboard does
  * with the service key. The logic lives in `objects/`, shared with the storage API.
  */
-export function registerObjectRoutes(app: ServiceApp, ctx: StorageContext): void {
+export async function objectRoutes(app: FastifyInstance, { ctx }: { ctx: StorageContext }): Promise<void> {
   app.register(async (uploads) => {
     await registerUploadParsing(uploads);
     // The body is the file's bytes as they are (the dashboard uploads with XHR, for progress).
