@@ -1,3 +1,4 @@
+import { waitUntil } from '@dash/service-kit/dist/testing';
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { StorageApiMessages } from '@dash/contracts';
@@ -51,14 +52,6 @@ function rawRequest(method: string, path: string, headers: Record<string, string
 const uploadRaw = (bucket: string, encodedPath: string, body: Buffer, headers: Record<string, string | number> = {}) =>
   rawRequest('POST', `/object/${bucket}/${encodedPath}`, { authorization: `Bearer ${p.keys.service_role}`, 'content-type': 'text/plain', 'content-length': body.length, ...headers }, body);
 
-/** Waits until `condition` holds (the server finishing a request whose client is gone), or fails. */
-async function eventually(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('object names', () => {
   it('refuses traversal, absolute paths, backslashes, NUL, empty segments and overlong names, storing nothing', async () => {
@@ -218,9 +211,9 @@ describe('uploads cut off half way', () => {
     const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: `${url.pathname}${path}`, headers });
     req.on('error', () => {});
     req.write(part);
-    await eventually(() => tempFiles(p).length > 0, 'the upload to start');
+    await waitUntil(() => tempFiles(p).length > 0, 'the upload starts');
     req.destroy();
-    await eventually(() => storedFiles(p, 'cut').length === 0, 'the partial upload to be cleaned up');
+    await waitUntil(() => storedFiles(p, 'cut').length === 0, 'the partial upload is cleaned up');
   }
 
   it('leaves no row and no bytes for a raw body', async () => {

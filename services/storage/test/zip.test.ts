@@ -1,3 +1,4 @@
+import { waitUntil } from '@dash/service-kit/dist/testing';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -170,7 +171,7 @@ describe('zipObjects', () => {
     const first = await new Promise<Buffer>((resolve) => archive.once('data', resolve));
     expect(first.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
     archive.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil(() => Boolean(current?.destroyed) && finished, 'the open entry and its source are closed');
     expect(current?.destroyed).toBe(true);
     expect(finished).toBe(true);
     expect(opened).toBe(1);
@@ -195,7 +196,6 @@ describe('zipObjects', () => {
     // Only the streams' buffers fill up while nobody reads: a few hundred kilobytes, not 100 MB.
     expect(produced).toBeLessThan(2 * 1024 * 1024);
     archive.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(source.destroyed).toBe(true);
+    await waitUntil(() => source.destroyed, 'the source is destroyed');
   });
 });
