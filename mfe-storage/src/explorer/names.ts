@@ -1,5 +1,8 @@
 import { Messages } from '@dash/contracts';
 
+/** How long a toast about a rejected name stays (spec section 8). */
+export const INVALID_NAME_TOAST_MS = 6_000;
+
 /** The outcome of a name typed in an editing row. */
 export type NameCheck = { kind: 'ok'; name: string } | { kind: 'error'; message: string } | { kind: 'cancel' };
 
