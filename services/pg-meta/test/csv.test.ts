@@ -284,6 +284,16 @@ describe('importRows', () => {
     for (const [res, status, message] of cases) expect([res.statusCode, res.json().message]).toEqual([status, message]);
   });
 
+  it('takes a CSV body on the import routes only: another route refuses it as an unsupported media type', async () => {
+    const res = await p.app.inject({
+      method: 'POST',
+      url: `/default/tables/${ids.target}/rows/count`,
+      headers: { ...as('owner'), 'content-type': 'text/csv' },
+      payload: 'id\n1\n',
+    });
+    expect([res.statusCode, res.json().code]).toEqual([415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE']);
+  });
+
   it('takes bodies far above the JSON body limit, as a stream', async () => {
     await p.sql('create table public.wide (id int primary key, text text)');
     const { rows } = await p.sql(`select 'public.wide'::regclass::oid::int8 as id`);

@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { advisorRoutes, EXPOSED_SCHEMAS, LINT_LEVELS, PROTECTED_SCHEMAS, QUERY_PERFORMANCE_ROWS, type Lint } from '@dash/contracts';
-import { addRoute, conflict, projectDbError, projectTransaction, type ServiceApp } from '@dash/service-kit';
+import { addRoute, conflict, projectDbError, projectTransaction } from '@dash/service-kit';
 import type pg from 'pg';
 import { lintQueries, type LintInput } from '../sql/lints';
 import { canResetStatementsQuery, resetStatementsQuery, statStatementsStateQuery } from '../sql/reports';
@@ -33,7 +34,7 @@ async function readOnly<T>(ctx: PgMetaContext, ref: string, work: (client: pg.Po
  * Lints (most severe first, in the lints' order within a level) and query performance, read as the project
  * admin role; the reset goes through the bootstrap's function, for this database only.
  */
-export function registerAdvisorRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function advisorRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, advisorRoutes.lints, async ({ params }) =>
     readOnly(ctx, params.ref, async (client) => {
       const found: Lint[] = [];

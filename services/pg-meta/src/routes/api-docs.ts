@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { API_DOCS_DEFAULT_SCHEMA, ApiDocsMessages, apiDocsRoutes, type ApiDocsFunction, type ApiDocsTable } from '@dash/contracts';
-import { addRoute, notFound, projectDbError, projectQuery, projectTransaction, type ServiceApp, type SqlQuery } from '@dash/service-kit';
+import { addRoute, notFound, projectDbError, projectQuery, projectTransaction, type SqlQuery } from '@dash/service-kit';
 import type pg from 'pg';
 import { apiDocsFunctionsQuery, apiDocsTablesQuery, schemaExistsQuery } from '../sql/api-docs';
 import { parseSchemaList } from '../sql/filters';
@@ -20,7 +21,7 @@ async function requireSchemas(client: pg.PoolClient, schemas: readonly string[])
   }
 }
 
-export function registerApiDocsRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function apiDocsRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, apiDocsRoutes.apiDocs, async ({ params, query }) => {
     const schema = query.schema ?? API_DOCS_DEFAULT_SCHEMA;
     return projectTransaction(ctx.pools, params.ref, null, async (client) => {

@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { AuthUserMessages, authUserPasswordProblem, authUsersRoutes, type AuthUser } from '@dash/contracts';
-import { addRoute, badRequest, conflict, notFound, projectDbError, projectQuery, projectTransaction, type ServiceApp, type SqlQuery } from '@dash/service-kit';
+import { addRoute, badRequest, conflict, notFound, projectDbError, projectQuery, projectTransaction, type SqlQuery } from '@dash/service-kit';
 import {
   authUserEmailExistsQuery,
   banAuthUserQuery,
@@ -22,7 +23,7 @@ const user = ({ total: _total, ...row }: Row): AuthUser => row;
 const run = <T extends object>(ctx: PgMetaContext, ref: string, query: SqlQuery) =>
   projectQuery<T>(ctx.pools, ref, query).catch((e: unknown) => Promise.reject(projectDbError(e)));
 
-export function registerAuthUserRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function authUserRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, authUsersRoutes.listAuthUsers, async ({ params, query }) => {
     const rows = await run<Row>(ctx, params.ref, listAuthUsersQuery(query));
     return { users: rows.map(user), total: Number(rows[0]?.total ?? 0) };

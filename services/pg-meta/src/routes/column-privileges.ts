@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import {
   columnPrivilegesRoutes,
   type ColumnPrivilegeGrant,
@@ -5,7 +6,7 @@ import {
   type ColumnPrivilegeRevoke,
   type PgColumnPrivileges,
 } from '@dash/contracts';
-import { addRoute, badRequest, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest, notFound, projectQuery } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import {
   columnsByIdQuery,
@@ -55,7 +56,7 @@ async function applyChanges(ctx: PgMetaContext, ref: string, changes: readonly C
   });
 }
 
-export function registerColumnPrivilegeRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function columnPrivilegeRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, columnPrivilegesRoutes.listColumnPrivileges, async ({ params, query }) =>
     projectQuery<PgColumnPrivileges>(ctx.pools, params.ref, listColumnPrivilegesQuery(query)),
   );

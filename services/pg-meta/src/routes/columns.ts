@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { type PgColumn, tableEditorRoutes } from '@dash/contracts';
-import { addRoute, notFound, type ServiceApp, projectQuery } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { listColumnsQuery } from '../sql/catalog/columns';
 import { columnOrdinalQuery, columnStateQuery, primaryKeyQuery } from '../sql/catalog/ddl-state';
@@ -58,7 +59,7 @@ async function readColumnState(tx: DdlTransaction, id: string): Promise<ColumnSt
   };
 }
 
-export function registerColumnRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function columnRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, tableEditorRoutes.listColumns, async ({ params, query }) => {
     const { table_id, ...filter } = query;
     if (table_id !== undefined && table_id > MAX_OID) return [];

@@ -1,15 +1,16 @@
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { CSV_IMPORT_MAX_BYTES, CsvImportColumns, TableCreate, tableEditorRoutes } from '@dash/contracts';
-import { addRoute, badRequest, HttpError, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest, HttpError } from '@dash/service-kit';
 import { csvTooLarge, exportRows, importNewTable, importRows } from '../db/csv';
 import type { PgMetaContext } from '../app';
 
 /** CSV export (a streamed `text/csv` reply) and import (a streamed `text/csv` body). */
-export function registerCsvRoutes(app: ServiceApp, ctx: PgMetaContext): void {
-  // The body reaches the import routes as the raw request stream: never buffered, never parsed here.
+export async function csvRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
+  // The body reaches the import routes as the raw request stream: never buffered, never parsed here. The
+  // parser belongs to this plugin, so no other route takes a CSV body.
   // The app's body limit does not apply to it; the import counts its bytes against CSV_IMPORT_MAX_BYTES.
   app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
 

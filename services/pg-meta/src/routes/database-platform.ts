@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { databasePlatformRoutes, type DatabaseWebhook, type ForeignDataWrapper, type SchemaMigration } from '@dash/contracts';
-import { addRoute, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, projectQuery } from '@dash/service-kit';
 import { listMigrationsQuery, migrationsTableShapeQuery, type MigrationsTableShape } from '../sql/catalog/migrations';
 import { listWebhooksQuery } from '../sql/catalog/webhooks';
 import { listWrappersQuery } from '../sql/catalog/wrappers';
@@ -15,7 +16,7 @@ export function toWebhook({ function_args, ...row }: WebhookRow): DatabaseWebhoo
 }
 
 /** The database area's Platform pages: wrappers, the CLI's migrations and webhooks, read from the catalog. */
-export function registerDatabasePlatformRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function databasePlatformRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, databasePlatformRoutes.listWrappers, async ({ params }) => projectQuery<ForeignDataWrapper>(ctx.pools, params.ref, listWrappersQuery()));
 
   addRoute(app, databasePlatformRoutes.listMigrations, async ({ params }) => {

@@ -1,9 +1,10 @@
+import type { FastifyInstance } from 'fastify';
 import { ENTITY_PAGE_SIZE, pgMetaRoutes, type Entity } from '@dash/contracts';
-import { addRoute, type ServiceApp, projectQuery } from '@dash/service-kit';
+import { addRoute, projectQuery } from '@dash/service-kit';
 import { listEntitiesQuery } from '../sql/entities';
 import type { PgMetaContext } from '../app';
 
-export function registerEntityRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function entityRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, pgMetaRoutes.listEntities, async ({ params, query }) => {
     const limit = query.limit ?? ENTITY_PAGE_SIZE;
     const rows = await projectQuery<Entity>(

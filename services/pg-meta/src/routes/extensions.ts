@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { databaseRoutes, type ExtensionDependent, type PgExtension } from '@dash/contracts';
-import { addRoute, badRequest, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest, notFound, projectQuery } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { extensionDependentsQuery, listExtensionsQuery } from '../sql/catalog/extensions';
 import { createExtensionStatement, dropExtensionStatement } from '../sql/ddl/extensions';
@@ -14,7 +15,7 @@ async function readExtension(tx: DdlTransaction, name: string): Promise<PgExtens
   return extension;
 }
 
-export function registerExtensionRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, databaseRoutes.listExtensions, async ({ params, query }) =>
     projectQuery<PgExtension>(ctx.pools, params.ref, listExtensionsQuery(undefined, query)),
   );

@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { databaseRoutes, type PgFunction } from '@dash/contracts';
-import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { sendJsonList } from '../db/catalog';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { functionBySignatureQuery, functionNameQuery, listFunctionsQuery } from '../sql/catalog/functions';
@@ -32,7 +33,7 @@ async function functionId(tx: DdlTransaction, signature: string): Promise<number
   return row?.id ?? null;
 }
 
-export function registerFunctionRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function functionRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, databaseRoutes.listFunctions, async ({ params, query, reply }) => sendJsonList<PgFunction>(reply, ctx.pools, params.ref, listFunctionsQuery(query)));
 
   addRoute(app, databaseRoutes.getFunction, async ({ params }) => {

@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { databaseRoutes, type PgIndex } from '@dash/contracts';
-import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { indexIdQuery, indexNameQuery, listIndexesQuery } from '../sql/catalog/indexes';
 import { relationNameQuery } from '../sql/catalog/relation-name';
@@ -19,7 +20,7 @@ async function readIndex(tx: DdlTransaction, id: number): Promise<PgIndex> {
   return index;
 }
 
-export function registerIndexRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function indexRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, databaseRoutes.listIndexes, async ({ params, query }) => projectQuery<PgIndex>(ctx.pools, params.ref, listIndexesQuery(query)));
 
   addRoute(app, databaseRoutes.getIndex, async ({ params }) => {

@@ -8,8 +8,8 @@ import {
   type PgPolicy,
   type PolicySpec,
 } from '@dash/contracts';
-import type { FastifyRequest } from 'fastify';
-import { addRoute, auditActor, notFound, projectQuery, recordAfterCommit, type ServiceApp } from '@dash/service-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { addRoute, auditActor, notFound, projectQuery, recordAfterCommit } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { previewPolicy } from '../db/preview';
 import {
@@ -46,7 +46,7 @@ function recordPolicyChange(ctx: PgMetaContext, request: FastifyRequest, action:
   });
 }
 
-export function registerPolicyRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function policyRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, pgMetaRoutes.listPolicies, async ({ params, query }) => projectQuery<PgPolicy>(ctx.pools, params.ref, listPoliciesQuery(query)));
 
   addRoute(app, pgMetaRoutes.getPolicy, async ({ params }) => {

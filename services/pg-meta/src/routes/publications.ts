@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { databaseRoutes, type PgPublication } from '@dash/contracts';
-import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { listPublicationsQuery, publicationIdQuery } from '../sql/catalog/publications';
 import { createPublicationStatement, dropPublicationStatement, updatePublicationStatements } from '../sql/ddl/publications';
@@ -13,7 +14,7 @@ async function readPublication(tx: DdlTransaction, id: number): Promise<PgPublic
   return publication;
 }
 
-export function registerPublicationRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function publicationRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, databaseRoutes.listPublications, async ({ params, query }) =>
     projectQuery<PgPublication>(ctx.pools, params.ref, listPublicationsQuery(undefined, query)),
   );

@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { reportRoutes, type DatabaseReport, type QueryPerformanceOrder, type StatementsState } from '@dash/contracts';
-import { addRoute, projectDbError, projectTransaction, type ServiceApp } from '@dash/service-kit';
+import { addRoute, projectDbError, projectTransaction } from '@dash/service-kit';
 import type pg from 'pg';
 import {
   connectionsByStateQuery,
@@ -36,7 +37,7 @@ export async function readStatements(client: pg.PoolClient, order?: QueryPerform
  * The built-in database report: one read-only transaction of fixed statements on the project database,
  * as the project admin role (never a superuser), with a statement timeout.
  */
-export function registerReportRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function reportRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, reportRoutes.database, async ({ params }) => {
     try {
       return await projectTransaction(ctx.pools, params.ref, null, async (client): Promise<DatabaseReport> => {

@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { Messages, rolesRoutes, type PgRole } from '@dash/contracts';
-import { addRoute, badRequest, notFound, type ServiceApp } from '@dash/service-kit';
+import { addRoute, badRequest, notFound } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import {
   createRoleStatements,
@@ -35,7 +36,7 @@ async function changeableRole(tx: DdlTransaction, id: number): Promise<string> {
   return role.name;
 }
 
-export function registerRoleWriteRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function roleWriteRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, rolesRoutes.createRole, async ({ params, body }) => {
     const statements = createRoleStatements(body);
     return withDdlTransaction(ctx.pools, params.ref, async (tx) => {

@@ -1,10 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import { Messages, rolesRoutes, type PgRole } from '@dash/contracts';
-import { addRoute, notFound, type ServiceApp, projectQuery } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { listRolesQuery } from '../sql/catalog/roles';
 import { findRoleQuery } from '../sql/roles-write';
 import type { PgMetaContext } from '../app';
 
-export function registerRoleRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function roleRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, rolesRoutes.listRoles, async ({ params, query }) => projectQuery<PgRole>(ctx.pools, params.ref, listRolesQuery(query)));
 
   addRoute(app, rolesRoutes.getRole, async ({ params }) => {

@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { Messages, pgMetaRoutes, policiesRoutes, type PgSchema } from '@dash/contracts';
-import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { createSchemaStatement, dropSchemaStatement, findSchemaQuery, listSchemasQuery, updateSchemaStatements } from '../sql/schemas';
 import type { PgMetaContext } from '../app';
@@ -10,7 +11,7 @@ async function schemaById(tx: DdlTransaction, id: number): Promise<PgSchema> {
   return schema;
 }
 
-export function registerSchemaRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function schemaRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, pgMetaRoutes.listSchemas, async ({ params, query }) =>
     projectQuery<PgSchema>(ctx.pools, params.ref, listSchemasQuery({ includeSystemSchemas: query.include_system_schemas, limit: query.limit, offset: query.offset })),
   );

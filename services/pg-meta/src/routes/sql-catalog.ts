@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { sqlEditorRoutes, type CompletionCatalog, type RunningQuery } from '@dash/contracts';
-import { addRoute, forbidden, isStatementError, notFound, projectDbError, projectQuery, type ServiceApp, type SqlQuery } from '@dash/service-kit';
+import { addRoute, forbidden, isStatementError, notFound, projectDbError, projectQuery, type SqlQuery } from '@dash/service-kit';
 import { completionFunctionsQuery, completionRelationsQuery, completionSchemasQuery } from '../sql/completions';
 import { listRunningQueriesQuery, terminateBackendQuery } from '../sql/running-queries';
 import { suggestTitle } from '../sql/sql-title';
@@ -37,7 +38,7 @@ const isoTimestamp = (value: Date | string) => (value instanceof Date ? value : 
  * The SQL editor's helpers around the text: the completion catalog, a snippet name suggested from the
  * parsed SQL (locally, nothing runs), and the project database's running queries with Abort.
  */
-export function registerSqlCatalogRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function sqlCatalogRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, sqlEditorRoutes.completions, async ({ params }) => {
     const [schemas, relations, functions] = await Promise.all([
       query<{ name: string }>(ctx, params.ref, completionSchemasQuery()),

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import {
   Permission,
   projectRole,
@@ -9,7 +10,7 @@ import {
   type QueryRun,
   type SqlRunAs,
 } from '@dash/contracts';
-import { addRoute, forbidden, userOf, type ServiceApp } from '@dash/service-kit';
+import { addRoute, forbidden, userOf } from '@dash/service-kit';
 import { explainQuery } from '../db/sql-explain';
 import { checkExportable, ExportTickets, streamExport } from '../db/sql-export';
 import { cancelBackend, checkEditorText, EditorRuns, runEditorText } from '../db/sql-run';
@@ -33,7 +34,7 @@ export function editorAccess(identity: Identity | null, ref: string, runAs: SqlR
  * The SQL editor's run, cancel, explain and export: the one place the user's SQL runs as written,
  * within the project's statement timeout and as the member's database role.
  */
-export function registerSqlRunRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function sqlRunRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   const runs = new EditorRuns();
   const tickets = new ExportTickets();
   const timeout = async (ref: string) => (await ctx.sqlEditor.settings(ref)).statementTimeoutMs;

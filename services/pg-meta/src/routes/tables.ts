@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { type PgTable, tableEditorRoutes } from '@dash/contracts';
-import { addRoute, notFound, type ServiceApp, projectQuery } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { poolRunner, readTables, type CatalogRunner } from '../db/catalog';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { relationDefinitionQuery } from '../sql/catalog/definition';
@@ -32,7 +33,7 @@ export async function readTableName(tx: DdlTransaction, id: number): Promise<Qua
   return table;
 }
 
-export function registerTableRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function tableRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, tableEditorRoutes.listTables, async ({ params, query }) => readTables(poolRunner(ctx.pools, params.ref), query));
 
   addRoute(app, tableEditorRoutes.getTable, async ({ params }) => readTable(poolRunner(ctx.pools, params.ref), params.id));

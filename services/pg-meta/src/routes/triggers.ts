@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { databaseRoutes, type PgTrigger } from '@dash/contracts';
-import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { sendJsonList } from '../db/catalog';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { relationNameQuery } from '../sql/catalog/relation-name';
@@ -26,7 +27,7 @@ async function triggerName(tx: DdlTransaction, id: number): Promise<{ name: stri
   return { name: row.name, table: { schema: row.schema, name: row.table } };
 }
 
-export function registerTriggerRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function triggerRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, databaseRoutes.listTriggers, async ({ params, query, reply }) => sendJsonList<PgTrigger>(reply, ctx.pools, params.ref, listTriggersQuery(query)));
 
   addRoute(app, databaseRoutes.getTrigger, async ({ params }) => {

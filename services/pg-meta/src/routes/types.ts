@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { databaseRoutes, type PgType } from '@dash/contracts';
-import { addRoute, notFound, projectQuery, type ServiceApp } from '@dash/service-kit';
+import { addRoute, notFound, projectQuery } from '@dash/service-kit';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { enumTypeNameQuery, listTypesQuery, typeIdQuery } from '../sql/catalog/types';
 import type { QualifiedName } from '../sql/ddl/names';
@@ -21,7 +22,7 @@ async function enumName(tx: DdlTransaction, id: number): Promise<QualifiedName> 
 }
 
 /** The list is postgres-meta's; the writes (enumerated types only) are ours. */
-export function registerTypeRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function typeRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, databaseRoutes.listTypes, async ({ params, query }) => projectQuery<PgType>(ctx.pools, params.ref, listTypesQuery(query)));
 
   addRoute(app, databaseRoutes.createType, async ({ params, body }) => {

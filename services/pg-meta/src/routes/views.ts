@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { tableEditorRoutes } from '@dash/contracts';
-import { addRoute, notFound, type ServiceApp } from '@dash/service-kit';
+import { addRoute, notFound } from '@dash/service-kit';
 import { poolRunner, readViews, type CatalogRunner } from '../db/catalog';
 import type { ViewKind } from '../sql/catalog/views';
 import type { PgMetaContext } from '../app';
@@ -17,7 +18,7 @@ async function readView<K extends ViewKind>(run: CatalogRunner, kind: K, id: num
   return view;
 }
 
-export function registerViewRoutes(app: ServiceApp, ctx: PgMetaContext): void {
+export async function viewRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
   addRoute(app, tableEditorRoutes.listViews, async ({ params, query }) => readViews(poolRunner(ctx.pools, params.ref), 'view', query));
   addRoute(app, tableEditorRoutes.listMaterializedViews, async ({ params, query }) =>
     readViews(poolRunner(ctx.pools, params.ref), 'materialized_view', query),
