@@ -12,6 +12,16 @@ const EXPLORER_SOURCE_VIEWS = [
   ['realtime_logs', 'realtime'],
 ] as const;
 
+/** A source's explorer view as 0022 made it: a security barrier filtered to the settings (0023 moved those to a row policy). */
+const constantRangeSourceView = (view: string, source: string) => sql`
+  create or replace view ${sql.id('log_tables', view)} with (security_barrier) as
+  select id, "timestamp", event_message, metadata
+  from logs.events
+  where source = ${sql.lit(source)}
+    and project_ref = logs.explorer_setting('dash.project_ref')
+    and "timestamp" >= logs.explorer_time('dash.range_from')
+    and "timestamp" < logs.explorer_time('dash.range_to')`;
+
 /** The logs schema's migrations, applied in name order by kysely's Migrator (history kept in `logs`). */
 export const migrations: Record<string, Migration> = {
   '0001_events': {
@@ -213,14 +223,7 @@ export const migrations: Record<string, Migration> = {
         language sql immutable parallel safe
         as $$ select pg_catalog.current_setting(name)::timestamptz $$`.execute(db);
       for (const [view, source] of EXPLORER_SOURCE_VIEWS) {
-        await sql`
-          create or replace view ${sql.id('log_tables', view)} with (security_barrier) as
-          select id, "timestamp", event_message, metadata
-          from logs.events
-          where source = ${sql.lit(source)}
-            and project_ref = logs.explorer_setting('dash.project_ref')
-            and "timestamp" >= logs.explorer_time('dash.range_from')
-            and "timestamp" < logs.explorer_time('dash.range_to')`.execute(db);
+        await constantRangeSourceView(view, source).execute(db);
       }
       await sql`
         create or replace view log_tables.collection_events with (security_barrier) as
@@ -285,14 +288,7 @@ export const migrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       for (const [view, source] of EXPLORER_SOURCE_VIEWS) {
         await sql`drop view ${sql.id('log_tables', view)}`.execute(db);
-        await sql`
-          create view ${sql.id('log_tables', view)} with (security_barrier) as
-          select id, "timestamp", event_message, metadata
-          from logs.events
-          where source = ${sql.lit(source)}
-            and project_ref = logs.explorer_setting('dash.project_ref')
-            and "timestamp" >= logs.explorer_time('dash.range_from')
-            and "timestamp" < logs.explorer_time('dash.range_to')`.execute(db);
+        await constantRangeSourceView(view, source).execute(db);
         await sql`revoke all on ${sql.id('log_tables', view)} from public`.execute(db);
         await sql`grant select on ${sql.id('log_tables', view)} to dash_logs_reader`.execute(db);
       }
