@@ -10,6 +10,6 @@ export { Modal, ModalActions } from './src/ui/Modal';
 export { SidePanel } from './src/ui/SidePanel';
 export { ConfirmByTypingDialog } from './src/ui/ConfirmByTyping';
 export { MenuButton, MoreIcon, enabledMenuItems, handleMenuKey, type MenuItem } from './src/ui/Menu';
-export { Spinner, EmptyState, ErrorPanel, InlineError, NoAccess, Badge } from './src/ui/States';
+export { Spinner, EmptyState, ErrorPanel, InlineError, NoAccess, Badge, StepsCallout } from './src/ui/States';
 export { AreaLayout, MenuSections, PageHeader, type AreaNavItem, type AreaNavSection } from './src/ui/Layout';
 export { TextField, SelectField, CountedTextField, FieldError, shownError } from './src/ui/Field';

@@ -1,4 +1,5 @@
 import { useProjectRef } from '@dash/shell-sdk';
+import { StepsCallout } from '@dash/shell-sdk/ui';
 import { formatBytes, STATEMENTS_SETUP, type DatabaseReport, type StatementsState } from '@dash/contracts';
 import { useDatabaseReportQuery } from '../api/reports';
 import { formatMs, formatPercent, ReportPanel, SeriesChart, Stats } from './charts';
@@ -68,23 +69,8 @@ function DatabaseReportView({ report }: { report: DatabaseReport }) {
   );
 }
 
-function EnableStatements({ title, steps }: { title: string; steps: string[] }) {
-  return (
-    <div className="dash-callout reports-enable" role="note">
-      <p className="dash-callout__title">{title}</p>
-      <ol className="dash-callout__text">
-        {steps.map((step) => (
-          <li key={step}>
-            <code>{step}</code>
-          </li>
-        ))}
-      </ol>
-    </div>
-  );
-}
-
 function Statements({ statements }: { statements: StatementsState }) {
-  if (statements.state !== 'ready') return <EnableStatements {...STATEMENTS_SETUP[statements.state]} />;
+  if (statements.state !== 'ready') return <StepsCallout {...STATEMENTS_SETUP[statements.state]} className="reports-enable" />;
   if (statements.statements.length === 0) return <p className="reports-none">No statements recorded yet</p>;
   return (
     <table className="dash-table reports-table">

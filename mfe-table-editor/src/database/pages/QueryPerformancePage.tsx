@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useProjectRef } from '@dash/shell-sdk';
-import { Button } from '@dash/shell-sdk/ui';
-import { formatMs, STATEMENTS_SETUP, type QueryPerformanceOrder, type StatementsState } from '@dash/contracts';
+import { Button, StepsCallout } from '@dash/shell-sdk/ui';
+import { formatMs, STATEMENTS_SETUP, type QueryPerformanceOrder } from '@dash/contracts';
 import { useQueryPerformanceQuery, useResetQueryPerformanceMutation } from '../../api/advisors';
 import { DatabasePage, ListState, useConfirmedAction, useWriteDisabledReason } from '../common';
 import '../../advisors/advisors.css';
@@ -10,23 +10,6 @@ const ORDERS: Array<{ order: QueryPerformanceOrder; label: string }> = [
   { order: 'total', label: 'Most time consuming' },
   { order: 'mean', label: 'Slowest execution' },
 ];
-
-/** How to get pg_stat_statements counting, when it does not. */
-function Setup({ state }: { state: Exclude<StatementsState['state'], 'ready'> }) {
-  const { title, steps } = STATEMENTS_SETUP[state];
-  return (
-    <div className="dash-callout adv-setup" role="note">
-      <p className="dash-callout__title">{title}</p>
-      <ol className="dash-callout__text">
-        {steps.map((step) => (
-          <li key={step}>
-            <code>{step}</code>
-          </li>
-        ))}
-      </ol>
-    </div>
-  );
-}
 
 /**
  * The project database's statements from pg_stat_statements, by total or mean execution time, with a
@@ -79,7 +62,7 @@ export function QueryPerformancePage() {
       }
     >
       {data && data.state !== 'ready' ? (
-        <Setup state={data.state} />
+        <StepsCallout {...STATEMENTS_SETUP[data.state]} className="adv-setup" />
       ) : (
         <ListState
           what="query performance"

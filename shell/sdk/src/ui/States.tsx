@@ -71,3 +71,22 @@ export function NoAccess({ what }: { what: string }) {
 export function Badge({ children, tone = 'neutral' }: { children: ReactNode; tone?: 'neutral' | 'success' | 'warning' | 'danger' | 'brand' }) {
   return <span className={`dash-badge dash-badge--${tone}`}>{children}</span>;
 }
+
+/**
+ * A note that tells how to get something working: its title, then the steps to run in order, each shown
+ * as code (for example how to get pg_stat_statements counting).
+ */
+export function StepsCallout({ title, steps, className }: { title: string; steps: readonly string[]; className?: string }) {
+  return (
+    <div className={className ? `dash-callout ${className}` : 'dash-callout'} role="note">
+      <p className="dash-callout__title">{title}</p>
+      <ol className="dash-callout__text">
+        {steps.map((step) => (
+          <li key={step}>
+            <code>{step}</code>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
