@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import { Form, useField } from 'react-final-form';
+import { Form } from 'react-final-form';
 import type { FormApi } from 'final-form';
 import { errorMessage, useConfirm, useProjectRef, useToast } from '@dash/shell-sdk';
+import { KeepFieldsRegistered } from '@dash/shell-sdk/forms';
 import { Button, SidePanel } from '@dash/shell-sdk/ui';
 import { Messages, type PgPolicy, type PgTable } from '@dash/contracts';
 import { useCreateRlsPolicyMutation, useUpdateRlsPolicyMutation } from '../api/policies';
@@ -30,16 +31,6 @@ function SelectionView({ onTemplates, onScratch }: { onTemplates: () => void; on
       </button>
     </div>
   );
-}
-
-/**
- * Keeps a field registered while the views come and go. react-final-form 7.0.1 sets a field that
- * mounts with no registration left in the form back to its initial value, which would undo a template
- * choice or what was typed before a visit to the templates or the review.
- */
-function KeepRegistered({ name }: { name: keyof PolicyFormValues }) {
-  useField(name, { subscription: {} });
-  return null;
 }
 
 const FIELDS: readonly (keyof PolicyFormValues)[] = ['name', 'command', 'definition', 'check', 'roles'];
@@ -167,9 +158,7 @@ export function PolicyEditorPanel({ table, policy, onClose }: { table: PgTable; 
         }
         return (
           <SidePanel title={title} description={<ViewSteps view={view} editing={Boolean(policy)} />} onClose={close} footer={footer} width={760} className="pol-panel">
-            {FIELDS.map((name) => (
-              <KeepRegistered key={name} name={name} />
-            ))}
+            <KeepFieldsRegistered names={FIELDS} />
             {body}
           </SidePanel>
         );

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import { useDispatch } from 'react-redux';
-import { Form, useField } from 'react-final-form';
+import { Form } from 'react-final-form';
 import type { FormApi } from 'final-form';
 import { errorMessage, useProjectRef, useToast } from '@dash/shell-sdk';
+import { KeepFieldsRegistered } from '@dash/shell-sdk/forms';
 import { Button, Modal } from '@dash/shell-sdk/ui';
 import { Messages, type PgPolicy } from '@dash/contracts';
 import { refreshStoragePolicies, useStorageCreatePolicyMutation, useStorageDeletePolicyMutation, useStorageUpdatePolicyMutation } from '../api/policies';
@@ -55,14 +56,6 @@ function SelectionStep({ onTemplates, onScratch }: { onTemplates: () => void; on
   );
 }
 
-/**
- * Keeps a field registered while the steps come and go: react-final-form sets a field that mounts with
- * no registration left back to its initial value, which would undo a template or what was typed.
- */
-function KeepRegistered({ name }: { name: keyof StoragePolicyFormValues }) {
-  useField(name, { subscription: {} });
-  return null;
-}
 const FIELDS: readonly (keyof StoragePolicyFormValues)[] = ['name', 'definition', 'allowedOperations', 'roles', 'policyIds'];
 
 /** A template fills the form, its bucket placeholder replaced by this bucket's quoted name. */
@@ -230,9 +223,7 @@ export function StoragePolicyDialog({ target, policy, onClose }: { target: Polic
           <Modal title={title} onClose={close} width={step === 'templates' ? 900 : 720} footer={footer}>
             <div className="st-dialog">
               <Steps steps={steps} current={step} />
-              {FIELDS.map((name) => (
-                <KeepRegistered key={name} name={name} />
-              ))}
+              <KeepFieldsRegistered names={FIELDS} />
               {body}
             </div>
           </Modal>

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { advisorRoutes, LINT_CATEGORIES, type Lint, type OrgRole } from '@dash/contracts';
-import { userHeaders } from '@dash/service-kit/dist/testing';
+import { userHeaders, waitUntil } from '@dash/service-kit/dist/testing';
 import { LINTS, lintQueries } from '../src/sql/lints';
 import { LINT_INPUT } from '../src/routes/advisors';
 import { as, contractValidator, foreignServer, setupProject, type Project } from './helpers';
@@ -41,18 +41,6 @@ async function one(name: string, schema: string, object: string): Promise<Lint> 
 
 async function gone(name: string, schema: string, object: string): Promise<void> {
   expect(await findings(name, schema, object)).toEqual([]);
-}
-
-/** Retries `check` for up to 10 s: for statistics another backend reports when it ends. */
-async function eventually(check: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await check();
-    } catch (error) {
-      if (attempt >= 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 }
 
 /** Runs the finding's suggested fix as the project admin role. */
@@ -276,7 +264,7 @@ describe('performance', () => {
       await client.end();
     }
     // The statistics arrive when that backend has ended.
-    await eventually(async () => expect(await findings('unused_index', 'app', 'readings_sensor')).toEqual([]));
+    await waitUntil(async () => (await findings('unused_index', 'app', 'readings_sensor')).length === 0, 'the unused_index finding is gone', 10_000);
   });
 
   it('no_primary_key: a table without one, gone once the suggested identity key is added', async () => {
