@@ -3,6 +3,7 @@
 // rules in the frontends, and the import boundaries of ARCHITECTURE.md: a remote imports only the SDK,
 // the contracts and its own files; the shell never a remote; a service only the kit and the contracts.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -24,6 +25,17 @@ const uiFromTheCore = {
   importNames: SDK_UI_NAMES,
   message: 'Import UI primitives from @dash/shell-sdk/ui: they are bundled with the app, the core is shared by the shell.',
 };
+
+/**
+ * The React Router exports the shared router leaves out (shell/sdk/mf-preset.cjs): in an app they would be
+ * `undefined` at run time, so importing one is an error here.
+ */
+const { ROUTER_SERVER_AND_FRAMEWORK_EXPORTS } = createRequire(import.meta.url)('./shell/sdk/mf-preset.cjs');
+const routerServerParts = ['react-router', 'react-router-dom'].map((name) => ({
+  name,
+  importNames: [...ROUTER_SERVER_AND_FRAMEWORK_EXPORTS],
+  message: 'The shared router leaves out React Router\'s server and framework parts (shell/sdk/mf-preset.cjs).',
+}));
 
 /** `no-restricted-imports` for a unit that may use only the listed workspace packages. */
 const boundary = (allowed, who, paths = []) => [
@@ -60,17 +72,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
-  { files: ['mfe-*/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts'], 'A remote', [uiFromTheCore]) } },
+  { files: ['mfe-*/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts'], 'A remote', [uiFromTheCore, ...routerServerParts]) } },
   // A remote's database tests (templates run on a fresh project database) may use the kit's test database.
   {
     files: ['mfe-*/test/**/*.db.test.ts'],
-    rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts', '@dash/service-kit/dist/testing'], "A remote's database test", [uiFromTheCore]) },
+    rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts', '@dash/service-kit/dist/testing'], "A remote's database test", [uiFromTheCore, ...routerServerParts]) },
   },
   {
     files: ['shell/src/**/*.{ts,tsx}', 'shell/test/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts'], 'The shell', [uiFromTheCore]) },
+    rules: { 'no-restricted-imports': boundary(['@dash/shell-sdk', '@dash/contracts'], 'The shell', [uiFromTheCore, ...routerServerParts]) },
   },
-  { files: ['shell/sdk/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/contracts'], 'The SDK') } },
+  { files: ['shell/sdk/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/contracts'], 'The SDK', routerServerParts) } },
   { files: ['services/kit/**/*.ts'], rules: { 'no-restricted-imports': boundary(['@dash/contracts'], 'The service kit') } },
   {
     files: ['services/{gateway,platform,pg-meta,storage,logs}/**/*.ts'],

@@ -30,6 +30,95 @@ const SHARED_COPIES = ['@sinclair/typebox'];
 const SHARED = [...SINGLETONS, ...SHARED_COPIES];
 
 /**
+ * A shared module cannot be tree-shaken (its consumers are other builds), so the router the apps share is
+ * React Router's browser API without its server runtime and framework mode (SSR rendering, cookies and
+ * sessions, React Server Components, hydration of server-rendered routes, the test stub): about half of
+ * the package, which a single-page dashboard never runs. Every other export, present or added by a later
+ * release, is shared. An app that imported one of these names would get `undefined`, so ESLint refuses
+ * such an import (eslint.config.mjs).
+ */
+const ROUTER_SERVER_AND_FRAMEWORK_EXPORTS = new Set([
+  'ServerRouter',
+  'StaticRouter',
+  'StaticRouterProvider',
+  'createStaticHandler',
+  'createStaticRouter',
+  'createRequestHandler',
+  'createCookie',
+  'createCookieSessionStorage',
+  'createMemorySessionStorage',
+  'createSession',
+  'createSessionStorage',
+  'isCookie',
+  'isSession',
+  'createRoutesStub',
+  'unstable_RSCStaticRouter',
+  'unstable_routeRSCServerRequest',
+  'unstable_setDevServerHooks',
+  'UNSAFE_RSCDefaultRootErrorBoundary',
+  'UNSAFE_ServerMode',
+  'UNSAFE_SingleFetchRedirectSymbol',
+  'UNSAFE_decodeViaTurboStream',
+  'UNSAFE_getTurboStreamSingleFetchDataStrategy',
+  'HydratedRouter',
+  'Links',
+  'Meta',
+  'Scripts',
+  'PrefetchPageLinks',
+  'UNSAFE_RemixErrorBoundary',
+  'UNSAFE_createClientRoutes',
+  'UNSAFE_createClientRoutesWithHMRRevalidationOptOut',
+  'UNSAFE_getHydrationData',
+  'UNSAFE_getPatchRoutesOnNavigationFunction',
+  'UNSAFE_useFogOFWarDiscovery',
+  'UNSAFE_shouldHydrateRouteLoader',
+  'UNSAFE_hydrationRouteProperties',
+  'UNSAFE_WithComponentProps',
+  'UNSAFE_WithErrorBoundaryProps',
+  'UNSAFE_WithHydrateFallbackProps',
+  'UNSAFE_withComponentProps',
+  'UNSAFE_withErrorBoundaryProps',
+  'UNSAFE_withHydrateFallbackProps',
+]);
+
+/**
+ * The modules an app provides for `react-router` and `react-router-dom`: generated files that re-export
+ * the browser API from the package's own files (absolute paths, so the sharing plugin does not take them
+ * for the shared request itself). `react-router-dom` differs only by its RouterProvider, which renders
+ * through react-dom's `flushSync`.
+ * @param {string} dir
+ */
+function routerEntries(dir) {
+  const routerMain = require.resolve('react-router', { paths: [dir] });
+  const routerModule = path.join(path.dirname(routerMain), 'index.mjs');
+  const domModule = path.join(path.dirname(routerMain), 'dom-export.mjs');
+  const names = Object.keys(require(routerMain)).filter((name) => !ROUTER_SERVER_AND_FRAMEWORK_EXPORTS.has(name));
+  const folder = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'dash-shared-router');
+  fs.mkdirSync(folder, { recursive: true });
+  /**
+   * @param {string} file
+   * @param {string} text
+   */
+  const write = (file, text) => {
+    const target = path.join(folder, file);
+    if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== text) fs.writeFileSync(target, text);
+    return target;
+  };
+  /**
+   * @param {string[]} list
+   * @param {string} from
+   */
+  const reexport = (list, from) => `export { ${list.join(', ')} } from ${JSON.stringify(from)};\n`;
+  return {
+    'react-router': write('react-router.mjs', reexport(names, routerModule)),
+    'react-router-dom': write(
+      'react-router-dom.mjs',
+      reexport(names.filter((name) => name !== 'RouterProvider'), routerModule) + reexport(['RouterProvider'], domModule),
+    ),
+  };
+}
+
+/**
  * The SDK core range an app needs: what its package.json declares for `@dash/shell-sdk` (a caret range
  * such as `^1.1.0`). It goes into the remote's mf-manifest.json, where the shell reads it before loading
  * the remote (shell/src/federation/compatibility.ts).
@@ -69,6 +158,8 @@ function installedVersion(pkg, dir) {
 function sharedConfig(dir) {
   /** @type {Record<string, object>} */
   const shared = {};
+  /** @type {Record<string, string>} */
+  const entries = routerEntries(dir);
   for (const key of SHARED) {
     const pkg = key.replace(/\/$/, '');
     const version = installedVersion(pkg, dir);
@@ -79,6 +170,8 @@ function sharedConfig(dir) {
       requiredVersion: (pkg === '@dash/shell-sdk' && sdkRange(dir)) || (singleton ? `^${major}.0.0` : version),
       // Two Reacts on a page break hooks: refuse a mismatched major rather than load a second copy.
       strictVersion: pkg === 'react' || pkg === 'react-dom',
+      // A generated entry has no package.json of its own: it provides the installed package's version.
+      ...(entries[key] ? { import: entries[key], version } : {}),
     };
   }
   return shared;
@@ -141,9 +234,18 @@ function federatedConfig({ name, dir, kind, title }) {
         manifest: true,
         dts: false,
         shareStrategy: 'loaded-first',
-        experiments: { asyncStartup: true },
+        experiments: {
+          asyncStartup: true,
+          // Leaves the runtime's Node.js loading out of every build. A remote loads no remotes itself, so its
+          // runtime also goes without remote loading and manifest snapshots (the shell keeps both: it loads
+          // remotes by their mf-manifest.json).
+          optimization: { target: 'web', disableRemote: !isHost, disableSnapshot: !isHost },
+        },
         exposes: isHost ? undefined : { './module': './src/module.tsx' },
-        shared: sharedConfig(dir),
+        // The shell's copies of the shared packages are in every first screen, so they go into its main
+        // chunk (one request, compressed together) instead of a chunk each. They are still offered to
+        // remotes through the share scope; a remote's own copies stay separate chunks, loaded only if needed.
+        shared: isHost ? Object.fromEntries(Object.entries(sharedConfig(dir)).map(([key, config]) => [key, { ...config, eager: true }])) : sharedConfig(dir),
         runtimePlugins: isHost ? [require.resolve('./src/federation/retry-plugin.ts')] : [],
       }),
       new webpack.DefinePlugin({ __DASH_BUILD_LABEL__: JSON.stringify(process.env.DASH_BUILD_LABEL ?? '') }),
@@ -180,4 +282,4 @@ function htmlTemplate(title) {
 </html>`;
 }
 
-module.exports = { federatedConfig, sharedConfig };
+module.exports = { federatedConfig, sharedConfig, ROUTER_SERVER_AND_FRAMEWORK_EXPORTS };

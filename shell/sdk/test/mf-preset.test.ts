@@ -3,7 +3,9 @@ import { join } from 'node:path';
 
 // The preset is the build's CommonJS; its sharing rules decide what a remote brings and what it takes.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { sharedConfig } = require('../mf-preset.cjs') as { sharedConfig: (dir: string) => Record<string, { singleton: boolean; requiredVersion: string }> };
+const { sharedConfig } = require('../mf-preset.cjs') as {
+  sharedConfig: (dir: string) => Record<string, { singleton: boolean; requiredVersion: string; import?: string; version?: string }>;
+};
 
 const root = join(__dirname, '../../..');
 
@@ -24,5 +26,17 @@ describe('the Module Federation sharing rules', () => {
     for (const key of ['react', 'react-dom', 'react-router-dom', 'react-redux', '@reduxjs/toolkit']) expect(remote[key]?.singleton).toBe(true);
     const typebox = (JSON.parse(readFileSync(join(root, 'node_modules/@sinclair/typebox/package.json'), 'utf8')) as { version: string }).version;
     expect(remote['@sinclair/typebox']).toMatchObject({ singleton: false, requiredVersion: typebox });
+  });
+
+  it("shares React Router's browser API under both router names, without its server runtime", () => {
+    const installed = (pkg: string) => (JSON.parse(readFileSync(join(root, `node_modules/${pkg}/package.json`), 'utf8')) as { version: string }).version;
+    for (const key of ['react-router', 'react-router-dom']) {
+      const entry = readFileSync(remote[key]!.import!, 'utf8');
+      expect(remote[key]).toMatchObject({ singleton: true, version: installed(key) });
+      for (const name of ['createBrowserRouter', 'Link', 'useNavigate', 'useSearchParams', 'Outlet']) expect(entry).toMatch(new RegExp(`[{ ]${name}[,} ]`));
+      for (const name of ['createRequestHandler', 'createCookieSessionStorage', 'ServerRouter']) expect(entry).not.toMatch(new RegExp(`[{ ]${name}[,} ]`));
+    }
+    // react-router-dom's RouterProvider is the one that renders through react-dom.
+    expect(readFileSync(remote['react-router-dom']!.import!, 'utf8')).toMatch(/export \{ RouterProvider \} from ".*dom-export\.mjs"/);
   });
 });
