@@ -1,22 +1,25 @@
+import type { ComponentType } from 'react';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { NotFoundPage, RouteErrorPage } from './errors/RouteErrorPage';
-import { AccountAuditPage } from './audit/AccountAuditPage';
 import { HostedOnly } from './layout/HostedOnly';
 import { ProjectLayout } from './layout/ProjectLayout';
-import { PrivacyPage, TermsPage } from './pages/LegalPages';
-import { NewProjectPage } from './projects/NewProjectPage';
-import { JoinPage } from './pages/JoinPage';
-import { OrgLayout } from './org/OrgLayout';
-import { ProjectsPage } from './pages/ProjectsPage';
 import { SignInPage } from './pages/SignInPage';
-import { SupportPage } from './pages/SupportPage';
 import { SessionWatcher } from './session/SessionWatcher';
-import { AccessTokensPage } from './account/AccessTokensPage';
-import { AccountLayout } from './account/AccountLayout';
-import { PreferencesPage } from './account/PreferencesPage';
-import { SecurityPage } from './account/SecurityPage';
 import { ThemeSync } from './account/ThemeSync';
-import { SignInMfaPage } from './pages/SignInMfaPage';
+
+/**
+ * A route whose page loads when first visited: a visit to a project (the table editor, say) downloads
+ * neither the organization, account and project-list pages nor what they use (QR codes, their forms).
+ * The router waits for the module before rendering the route. `hostedOnly` wraps it as `HostedOnly` does.
+ */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType, hostedOnly = false): Pick<RouteObject, 'lazy'> {
+  return {
+    lazy: async () => {
+      const Page = pick(await load());
+      return { element: hostedOnly ? <HostedOnly><Page /></HostedOnly> : <Page /> };
+    },
+  };
+}
 
 function Root() {
   return (
@@ -44,31 +47,27 @@ export const appRoutes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/projects" replace /> },
           { path: 'sign-in', element: <SignInPage /> },
-          { path: 'sign-in-mfa', element: <SignInMfaPage /> },
+          { path: 'sign-in-mfa', ...lazyPage(() => import('./pages/SignInMfaPage'), (m) => m.SignInMfaPage) },
           {
             path: 'account',
-            element: (
-              <HostedOnly>
-                <AccountLayout />
-              </HostedOnly>
-            ),
+            ...lazyPage(() => import('./account/AccountLayout'), (m) => m.AccountLayout, true),
             children: [
               { index: true, element: <Navigate to="me" replace /> },
-              { path: 'me', element: <PreferencesPage /> },
-              { path: 'tokens', element: <AccessTokensPage /> },
-              { path: 'security', element: <SecurityPage /> },
-              { path: 'audit', element: <AccountAuditPage /> },
+              { path: 'me', ...lazyPage(() => import('./account/PreferencesPage'), (m) => m.PreferencesPage) },
+              { path: 'tokens', ...lazyPage(() => import('./account/AccessTokensPage'), (m) => m.AccessTokensPage) },
+              { path: 'security', ...lazyPage(() => import('./account/SecurityPage'), (m) => m.SecurityPage) },
+              { path: 'audit', ...lazyPage(() => import('./audit/AccountAuditPage'), (m) => m.AccountAuditPage) },
             ],
           },
-          { path: 'projects', element: <HostedOnly><ProjectsPage /></HostedOnly> },
+          { path: 'projects', ...lazyPage(() => import('./pages/ProjectsPage'), (m) => m.ProjectsPage, true) },
           { path: 'project/:ref/*', element: <ProjectLayout /> },
-          { path: 'org/:slug/*', element: <HostedOnly><OrgLayout /></HostedOnly> },
-          { path: 'join', element: <JoinPage /> },
+          { path: 'org/:slug/*', ...lazyPage(() => import('./org/OrgLayout'), (m) => m.OrgLayout, true) },
+          { path: 'join', ...lazyPage(() => import('./pages/JoinPage'), (m) => m.JoinPage) },
           // `/new` alone opens the first organization the user may create projects in.
-          { path: 'new/:slug?', element: <HostedOnly><NewProjectPage /></HostedOnly> },
-          { path: 'support/new', element: <SupportPage /> },
-          { path: 'terms', element: <TermsPage /> },
-          { path: 'privacy', element: <PrivacyPage /> },
+          { path: 'new/:slug?', ...lazyPage(() => import('./projects/NewProjectPage'), (m) => m.NewProjectPage, true) },
+          { path: 'support/new', ...lazyPage(() => import('./pages/SupportPage'), (m) => m.SupportPage) },
+          { path: 'terms', ...lazyPage(() => import('./pages/LegalPages'), (m) => m.TermsPage) },
+          { path: 'privacy', ...lazyPage(() => import('./pages/LegalPages'), (m) => m.PrivacyPage) },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -244,8 +244,9 @@ describe('account pages', () => {
       },
     });
     shell = renderShell('/account/security');
+    const add = await screen.findByRole('button', { name: 'Add authenticator app' });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: 'Add authenticator app' }));
+      fireEvent.click(add);
     });
     const dialog = await screen.findByRole('dialog', { name: 'Add an authenticator app' });
     const qr = await within(dialog).findByRole('img', { name: 'QR code to scan with your authenticator app' });

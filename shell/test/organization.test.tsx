@@ -258,8 +258,9 @@ describe('join page', () => {
       'GET /api/platform/organizations/acme': () => json(200, org('developer')),
     });
     shell = renderShell('/join?token=tok123');
+    const accept = await screen.findByRole('button', { name: 'Accept invitation' });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }));
+      fireEvent.click(accept);
     });
     expect(calls.find((c) => c.path === '/api/platform/invitations/accept')?.body).toEqual({ token: 'tok123' });
     expect(await screen.findByText(OrganizationMessages.joined('Acme Corp'))).toBeTruthy();

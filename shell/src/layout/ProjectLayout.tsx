@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, Navigate, NavLink, Route, Routes, useParams } from 'react-router-dom';
 import { EmptyState, Spinner } from '@dash/shell-sdk/ui';
 import { RefParams, ServiceMessages } from '@dash/contracts';
@@ -9,11 +9,13 @@ import { FullPageError } from '../errors/FullPageError';
 import { useRegistry } from '../registry/context';
 import { BuildingPage } from '../projects/BuildingPage';
 import { ProjectStatusBanner } from '../projects/ProjectStatusBanner';
-import { ProjectSettingsArea } from '../settings/ProjectSettingsArea';
 import { AreaIcon } from './icons';
 import { areaForPath, areaRoutes, projectMenu, SHELL_AREAS } from './menu-model';
 import { TopBar } from './TopBar';
 import { useMenuContext } from './useMenuContext';
+
+/** The project's settings pages load when first opened, not with every project page. */
+const ProjectSettingsArea = lazy(() => import('../settings/ProjectSettingsArea').then((m) => ({ default: m.ProjectSettingsArea })));
 
 const REF_PATTERN = new RegExp(RefParams.properties.ref.pattern ?? '^[a-z0-9-]{1,64}$');
 
@@ -103,7 +105,14 @@ export function ProjectLayout() {
                 .map(({ area, remote }) => (
                   <Route key={area.mount} path={`${area.mount}/*`} element={<RemoteArea key={`${remote.name}:${area.mount}`} remote={remote} area={area} />} />
                 ))}
-              <Route path="settings/*" element={<ProjectSettingsArea project={project.data} />} />
+              <Route
+                path="settings/*"
+                element={
+                  <Suspense fallback={<Spinner label="Loading settings" />}>
+                    <ProjectSettingsArea project={project.data} />
+                  </Suspense>
+                }
+              />
               <Route path="building" element={<BuildingPage />} />
               <Route
                 index
