@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { warehouseRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { warehouseRoutes } from '@dash/contracts';
 
 /** A project's event collections, and its warehouse tenant (presence and ingest limits). */
 const collectionsTag = (ref: string) => ({ type: 'Logs' as const, id: `collections:${ref}` });
@@ -13,13 +13,7 @@ export const collectionsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Logs'] }
     }),
     collections: routeQuery(build, warehouseRoutes.listCollections, { providesTags: (_r, _e, { ref }) => [collectionsTag(ref)] }),
     createCollection: routeMutation(build, warehouseRoutes.createCollection, { invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)] }),
-    updateCollection: build.mutation<
-      RouteReply<typeof warehouseRoutes.updateCollection>,
-      { ref: string; token: string } & RouteBody<typeof warehouseRoutes.updateCollection>
-    >({
-      query: ({ ref, token, ...body }) => routeRequest(warehouseRoutes.updateCollection, { params: { ref, token }, body }),
-      invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)],
-    }),
+    updateCollection: routeMutation(build, warehouseRoutes.updateCollection, { invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)] }),
     deleteCollection: routeMutation(build, warehouseRoutes.deleteCollection, { invalidatesTags: (_r, _e, { ref }) => [collectionsTag(ref)] }),
   }),
   overrideExisting: 'throw',

@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { savedLogQueryRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { savedLogQueryRoutes } from '@dash/contracts';
 
 /** The saved list's cache entry of a project (the shell's tag types are fixed: one `Logs` tag per list). */
 const savedTag = (ref: string) => ({ type: 'Logs' as const, id: `explorer-saved:${ref}` });
@@ -10,10 +10,7 @@ export const savedLogQueriesApi = baseApi.enhanceEndpoints({ addTagTypes: ['Logs
   endpoints: (build) => ({
     savedLogQueries: routeQuery(build, savedLogQueryRoutes.list, { providesTags: (_r, _e, { ref }) => [savedTag(ref)] }),
     createSavedLogQuery: routeMutation(build, savedLogQueryRoutes.create, { invalidatesTags: (_r, _e, { ref }) => [savedTag(ref)] }),
-    updateSavedLogQuery: build.mutation<RouteReply<typeof savedLogQueryRoutes.update>, { ref: string; id: string } & RouteBody<typeof savedLogQueryRoutes.update>>({
-      query: ({ ref, id, ...body }) => routeRequest(savedLogQueryRoutes.update, { params: { ref, id }, body }),
-      invalidatesTags: (_r, _e, { ref }) => [savedTag(ref)],
-    }),
+    updateSavedLogQuery: routeMutation(build, savedLogQueryRoutes.update, { invalidatesTags: (_r, _e, { ref }) => [savedTag(ref)] }),
     deleteSavedLogQuery: routeMutation(build, savedLogQueryRoutes.delete, { invalidatesTags: (_r, _e, { ref }) => [savedTag(ref)] }),
   }),
   overrideExisting: 'throw',

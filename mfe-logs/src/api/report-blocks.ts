@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeRequest } from '@dash/shell-sdk/routes';
-import { contentRoutes, sqlEditorRoutes, type QueryRun, type RouteReply, type SqlSnippet } from '@dash/contracts';
+import { routeQuery } from '@dash/shell-sdk/routes';
+import { contentRoutes, sqlEditorRoutes } from '@dash/contracts';
 
 type Ref = { ref: string };
 
@@ -10,14 +10,13 @@ type Ref = { ref: string };
  */
 export const reportBlocksApi = baseApi.enhanceEndpoints({ addTagTypes: ['Snippets'] }).injectEndpoints({
   endpoints: (build) => ({
-    reportSnippets: build.query<SqlSnippet[], Ref>({
-      query: ({ ref }) => routeRequest(contentRoutes.listSnippets, { params: { ref } }),
-      transformResponse: (reply: RouteReply<typeof contentRoutes.listSnippets>) => reply.data,
+    reportSnippets: routeQuery(build, contentRoutes.listSnippets, {
+      transformResponse: (reply) => reply.data,
       providesTags: (_r, _e, { ref }) => [{ type: 'Snippets', id: `${ref}:list` }],
     }),
     /** Keyed by the SQL, so two blocks of one snippet share one run. */
-    reportBlockResult: build.query<QueryRun, Ref & { sql: string }>({
-      query: ({ ref, sql }) => routeRequest(sqlEditorRoutes.run, { params: { ref }, body: { query: sql, readOnly: true } }),
+    reportBlockResult: routeQuery(build, sqlEditorRoutes.run, {
+      parts: ({ ref, sql }: Ref & { sql: string }) => ({ params: { ref }, body: { query: sql, readOnly: true } }),
     }),
   }),
   overrideExisting: 'throw',

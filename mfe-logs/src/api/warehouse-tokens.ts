@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { warehouseRoutes, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { warehouseRoutes } from '@dash/contracts';
 
 const tokensTag = (ref: string) => ({ type: 'Logs' as const, id: `warehouse-tokens:${ref}` });
 
@@ -9,8 +9,8 @@ export const warehouseTokensApi = baseApi.enhanceEndpoints({ addTagTypes: ['Logs
   endpoints: (build) => ({
     warehouseAccessTokens: routeQuery(build, warehouseRoutes.listAccessTokens, { providesTags: (_r, _e, { ref }) => [tokensTag(ref)] }),
     createWarehouseAccessToken: routeMutation(build, warehouseRoutes.createAccessToken, { invalidatesTags: (_r, _e, { ref }) => [tokensTag(ref)] }),
-    deleteWarehouseAccessToken: build.mutation<RouteReply<typeof warehouseRoutes.deleteAccessToken>, { ref: string; id: string }>({
-      query: ({ ref, id }) => routeRequest(warehouseRoutes.deleteAccessToken, { params: { ref, token: id } }),
+    deleteWarehouseAccessToken: routeMutation(build, warehouseRoutes.deleteAccessToken, {
+      parts: ({ ref, id }: { ref: string; id: string }) => ({ params: { ref, token: id } }),
       invalidatesTags: (_r, _e, { ref }) => [tokensTag(ref)],
     }),
   }),

@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
-import { platformRoutes, type AuthConfigUpdate, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { platformRoutes, type AuthConfigUpdate } from '@dash/contracts';
 
 /**
  * The project's auth configuration: whether anonymous sign-ins are on (drives the policies' warning), and
@@ -9,8 +9,8 @@ import { platformRoutes, type AuthConfigUpdate, type RouteReply } from '@dash/co
 export const rlsAuthConfigApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
     rlsAuthConfig: routeQuery(build, platformRoutes.getAuthConfig, { providesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }] }),
-    rlsUpdateAuthConfig: build.mutation<RouteReply<typeof platformRoutes.updateAuthConfig>, { ref: string; body: AuthConfigUpdate }>({
-      query: ({ ref, body }) => routeRequest(platformRoutes.updateAuthConfig, { params: { ref }, body }),
+    rlsUpdateAuthConfig: routeMutation(build, platformRoutes.updateAuthConfig, {
+      parts: ({ ref, body }: { ref: string; body: AuthConfigUpdate }) => ({ params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [{ type: 'Project', id: ref }],
     }),
   }),

@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { authUsersRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { authUsersRoutes, type RouteBody } from '@dash/contracts';
 
 /** The project's auth users (pg-meta: `auth.users`). */
 const tag = (ref: string) => ({ type: 'Project' as const, id: `auth-users:${ref}` });
@@ -8,8 +8,8 @@ const tag = (ref: string) => ({ type: 'Project' as const, id: `auth-users:${ref}
 export const authUsersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
     authUsers: routeQuery(build, authUsersRoutes.listAuthUsers, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
-    createAuthUser: build.mutation<RouteReply<typeof authUsersRoutes.createAuthUser>, { ref: string; body: RouteBody<typeof authUsersRoutes.createAuthUser> }>({
-      query: ({ ref, body }) => routeRequest(authUsersRoutes.createAuthUser, { params: { ref }, body }),
+    createAuthUser: routeMutation(build, authUsersRoutes.createAuthUser, {
+      parts: ({ ref, body }: { ref: string; body: RouteBody<typeof authUsersRoutes.createAuthUser> }) => ({ params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
     banAuthUser: routeMutation(build, authUsersRoutes.banAuthUser, { invalidatesTags: (_r, _e, { ref }) => [tag(ref)] }),

@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeRequest } from '@dash/shell-sdk/routes';
-import { platformRoutes, type RouteReply } from '@dash/contracts';
+import { routeQuery } from '@dash/shell-sdk/routes';
+import { platformRoutes } from '@dash/contracts';
 
 /**
  * Who is signed in: a snippet's `owner_id` is compared with it to tell the member's own snippets from
@@ -8,11 +8,7 @@ import { platformRoutes, type RouteReply } from '@dash/contracts';
  */
 export const currentUserApi = baseApi.enhanceEndpoints({ addTagTypes: ['Session'] }).injectEndpoints({
   endpoints: (build) => ({
-    sqlEditorCurrentUser: build.query<RouteReply<typeof platformRoutes.session>['user'], void>({
-      query: () => routeRequest(platformRoutes.session),
-      transformResponse: (reply: RouteReply<typeof platformRoutes.session>) => reply.user,
-      providesTags: ['Session'],
-    }),
+    sqlEditorCurrentUser: routeQuery(build, platformRoutes.session, { transformResponse: (reply) => reply.user, providesTags: ['Session'] }),
   }),
   overrideExisting: 'throw',
 });

@@ -1,7 +1,7 @@
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { baseApi } from '@dash/shell-sdk';
-import { routeRequest } from '@dash/shell-sdk/routes';
-import { contentRoutes, type RouteBody, type RouteReply, type SqlSnippet } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { contentRoutes, type RouteBody, type SqlSnippet } from '@dash/contracts';
 
 type Ref = { ref: string };
 type SnippetArg = Ref & { id: string };
@@ -16,50 +16,40 @@ const versionsTag = (ref: string, id: string) => ({ type: 'Snippets' as const, i
  */
 export const snippetsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Snippets'] }).injectEndpoints({
   endpoints: (build) => ({
-    listSnippets: build.query<SqlSnippet[], Ref>({
-      query: ({ ref }) => routeRequest(contentRoutes.listSnippets, { params: { ref } }),
-      transformResponse: (reply: RouteReply<typeof contentRoutes.listSnippets>) => reply.data,
-      providesTags: (_r, _e, { ref }) => [listTag(ref)],
-    }),
-    getSnippet: build.query<SqlSnippet, SnippetArg>({
-      query: ({ ref, id }) => routeRequest(contentRoutes.getSnippet, { params: { ref, id } }),
-      providesTags: (_r, _e, { ref, id }) => [snippetTag(ref, id)],
-    }),
-    createSnippet: build.mutation<SqlSnippet, Ref & { body: RouteBody<typeof contentRoutes.createSnippet> }>({
-      query: ({ ref, body }) => routeRequest(contentRoutes.createSnippet, { params: { ref }, body }),
+    listSnippets: routeQuery(build, contentRoutes.listSnippets, { transformResponse: (reply) => reply.data, providesTags: (_r, _e, { ref }) => [listTag(ref)] }),
+    getSnippet: routeQuery(build, contentRoutes.getSnippet, { providesTags: (_r, _e, { ref, id }) => [snippetTag(ref, id)] }),
+    createSnippet: routeMutation(build, contentRoutes.createSnippet, {
+      parts: ({ ref, body }: Ref & { body: RouteBody<typeof contentRoutes.createSnippet> }) => ({ params: { ref }, body }),
       onQueryStarted: async ({ ref }, { dispatch, queryFulfilled }) => {
         storeReply(ref, await reply(queryFulfilled), dispatch);
       },
     }),
-    updateSnippet: build.mutation<SqlSnippet, SnippetArg & { body: RouteBody<typeof contentRoutes.updateSnippet> }>({
-      query: ({ ref, id, body }) => routeRequest(contentRoutes.updateSnippet, { params: { ref, id }, body }),
+    updateSnippet: routeMutation(build, contentRoutes.updateSnippet, {
+      parts: ({ ref, id, body }: SnippetArg & { body: RouteBody<typeof contentRoutes.updateSnippet> }) => ({ params: { ref, id }, body }),
       onQueryStarted: async ({ ref }, { dispatch, queryFulfilled }) => {
         storeReply(ref, await reply(queryFulfilled), dispatch);
       },
       invalidatesTags: (_r, _e, { ref, id }) => [versionsTag(ref, id)],
     }),
-    shareSnippet: build.mutation<SqlSnippet, SnippetArg>({
-      query: ({ ref, id }) => routeRequest(contentRoutes.shareSnippet, { params: { ref, id } }),
+    shareSnippet: routeMutation(build, contentRoutes.shareSnippet, {
       onQueryStarted: async ({ ref }, { dispatch, queryFulfilled }) => {
         storeReply(ref, await reply(queryFulfilled), dispatch);
       },
     }),
     /** `newId`: the copy's id, chosen by the browser like a create's. */
-    duplicateSnippet: build.mutation<SqlSnippet, SnippetArg & { newId: string }>({
-      query: ({ ref, id, newId }) => routeRequest(contentRoutes.duplicateSnippet, { params: { ref, id }, body: { id: newId } }),
+    duplicateSnippet: routeMutation(build, contentRoutes.duplicateSnippet, {
+      parts: ({ ref, id, newId }: SnippetArg & { newId: string }) => ({ params: { ref, id }, body: { id: newId } }),
       onQueryStarted: async ({ ref }, { dispatch, queryFulfilled }) => {
         storeReply(ref, await reply(queryFulfilled), dispatch);
       },
     }),
-    deleteSnippets: build.mutation<RouteReply<typeof contentRoutes.deleteSnippets>, Ref & { ids: string[] }>({
-      query: ({ ref, ids }) => routeRequest(contentRoutes.deleteSnippets, { params: { ref }, body: { ids } }),
+    deleteSnippets: routeMutation(build, contentRoutes.deleteSnippets, {
       onQueryStarted: async ({ ref, ids }, { dispatch, queryFulfilled }) => {
         if (await reply(queryFulfilled)) dispatch(removeSnippetsLocally(ref, ids));
       },
     }),
-    listSnippetVersions: build.query<RouteReply<typeof contentRoutes.listSnippetVersions>['versions'], SnippetArg>({
-      query: ({ ref, id }) => routeRequest(contentRoutes.listSnippetVersions, { params: { ref, id } }),
-      transformResponse: (reply: RouteReply<typeof contentRoutes.listSnippetVersions>) => reply.versions,
+    listSnippetVersions: routeQuery(build, contentRoutes.listSnippetVersions, {
+      transformResponse: (reply) => reply.versions,
       providesTags: (_r, _e, { ref, id }) => [versionsTag(ref, id)],
     }),
   }),

@@ -1,11 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
-import { gatewayPath, sqlEditorRoutes, type ExportFormat, type QueryPlan, type QueryRun, type RouteReply, type SqlRunAs } from '@dash/contracts';
-
-export type SqlRunReply = RouteReply<typeof sqlEditorRoutes.run>;
-export type SqlCancelReply = RouteReply<typeof sqlEditorRoutes.cancel>;
-export type SqlExportTicket = RouteReply<typeof sqlEditorRoutes.prepareExport>;
-export type SqlCompletionsReply = RouteReply<typeof sqlEditorRoutes.completions>;
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
+import { gatewayPath, sqlEditorRoutes, type QueryPlan, type QueryRun, type SqlRunAs } from '@dash/contracts';
 
 /**
  * What a run may have changed outside the editor: the completion catalog and the other areas' catalog
@@ -25,20 +20,14 @@ export function onlySelects(run: Pick<QueryRun, 'results'>): boolean {
  */
 export const sqlRunApi = baseApi.enhanceEndpoints({ addTagTypes: ['Columns', 'Completions', 'Entities', 'Policies', 'Roles', 'Rows', 'Schemas', 'Tables'] }).injectEndpoints({
   endpoints: (build) => ({
-    sqlRun: build.mutation<SqlRunReply, { ref: string; query: string; runId: string; runAs?: SqlRunAs }>({
-      query: ({ ref, ...body }) => routeRequest(sqlEditorRoutes.run, { params: { ref }, body }),
-      invalidatesTags: (result) => (result && !onlySelects(result) ? [...TOUCHED_BY_WRITES] : []),
-    }),
-    sqlCancelRun: build.mutation<SqlCancelReply, { ref: string; runId: string }>({
-      query: ({ ref, runId }) => routeRequest(sqlEditorRoutes.cancel, { params: { ref, runId } }),
-    }),
+    sqlRun: routeMutation(build, sqlEditorRoutes.run, { invalidatesTags: (result) => (result && !onlySelects(result) ? [...TOUCHED_BY_WRITES] : []) }),
+    sqlCancelRun: routeMutation(build, sqlEditorRoutes.cancel),
     // EXPLAIN ANALYZE runs the statement, but in a transaction that is always rolled back: nothing to refresh.
+    // By hand: the route's schema leaves the plan tree `unknown`; `QueryPlan` types it.
     sqlExplain: build.mutation<QueryPlan, { ref: string; query: string; analyze: boolean; runAs?: SqlRunAs }>({
       query: ({ ref, ...body }) => routeRequest(sqlEditorRoutes.explain, { params: { ref }, body }),
     }),
-    sqlPrepareExport: build.mutation<SqlExportTicket, { ref: string; query: string; format: ExportFormat; runAs?: SqlRunAs }>({
-      query: ({ ref, ...body }) => routeRequest(sqlEditorRoutes.prepareExport, { params: { ref }, body }),
-    }),
+    sqlPrepareExport: routeMutation(build, sqlEditorRoutes.prepareExport),
     sqlCompletions: routeQuery(build, sqlEditorRoutes.completions, { providesTags: (_r, _e, { ref }) => [{ type: 'Completions', id: ref }] }),
   }),
   overrideExisting: 'throw',

@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
-import { storageRoutes, type Bucket, type RouteBody, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { storageRoutes, type Bucket, type RouteBody } from '@dash/contracts';
 
 type Ref = { ref: string };
 type BucketArg = Ref & { id: string };
@@ -13,8 +13,8 @@ export const storagePoliciesTag = (ref: string) => [{ type: 'Policies' as const,
 export const bucketsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Buckets', 'Policies'] }).injectEndpoints({
   endpoints: (build) => ({
     storageBuckets: routeQuery(build, storageRoutes.listBuckets, { providesTags: (_r, _e, { ref }) => bucketsTag(ref) }),
-    storageCreateBucket: build.mutation<RouteReply<typeof storageRoutes.createBucket>, Ref & { body: RouteBody<typeof storageRoutes.createBucket> }>({
-      query: ({ ref, body }) => routeRequest(storageRoutes.createBucket, { params: { ref }, body }),
+    storageCreateBucket: routeMutation(build, storageRoutes.createBucket, {
+      parts: ({ ref, body }: Ref & { body: RouteBody<typeof storageRoutes.createBucket> }) => ({ params: { ref }, body }),
       // The new bucket's page reads the list: add the bucket at once, then refetch to be sure.
       async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {
         try {
@@ -30,8 +30,8 @@ export const bucketsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Buckets', 'P
       },
       invalidatesTags: (_r, error, { ref }) => (error ? [] : bucketsTag(ref)),
     }),
-    storageUpdateBucket: build.mutation<RouteReply<typeof storageRoutes.updateBucket>, BucketArg & { body: RouteBody<typeof storageRoutes.updateBucket> }>({
-      query: ({ ref, id, body }) => routeRequest(storageRoutes.updateBucket, { params: { ref, id }, body }),
+    storageUpdateBucket: routeMutation(build, storageRoutes.updateBucket, {
+      parts: ({ ref, id, body }: BucketArg & { body: RouteBody<typeof storageRoutes.updateBucket> }) => ({ params: { ref, id }, body }),
       async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {
         try {
           const { data: bucket } = await queryFulfilled;
@@ -42,12 +42,9 @@ export const bucketsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Buckets', 'P
       },
       invalidatesTags: (_r, error, { ref }) => (error ? [] : bucketsTag(ref)),
     }),
-    storageEmptyBucket: build.mutation<RouteReply<typeof storageRoutes.emptyBucket>, BucketArg>({
-      query: ({ ref, id }) => routeRequest(storageRoutes.emptyBucket, { params: { ref, id } }),
-    }),
+    storageEmptyBucket: routeMutation(build, storageRoutes.emptyBucket),
     /** The service also drops the bucket's policies on storage.objects, so the storage policies refresh too. */
-    storageDeleteBucket: build.mutation<RouteReply<typeof storageRoutes.deleteBucket>, BucketArg>({
-      query: ({ ref, id }) => routeRequest(storageRoutes.deleteBucket, { params: { ref, id } }),
+    storageDeleteBucket: routeMutation(build, storageRoutes.deleteBucket, {
       async onQueryStarted({ ref, id }, { dispatch, queryFulfilled }) {
         try {
           await queryFulfilled;

@@ -1,5 +1,5 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeRequest } from '@dash/shell-sdk/routes';
+import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
 import {
   EMPTY_FOLDER_PLACEHOLDER,
   STORAGE_UPLOAD_CACHE_CONTROL,
@@ -7,7 +7,6 @@ import {
   storageRoutes,
   type RouteBody,
   type RouteDef,
-  type RouteReply,
   type StoredObject,
 } from '@dash/contracts';
 
@@ -23,21 +22,21 @@ const UPLOAD_CACHE_CONTROL = `max-age=${STORAGE_UPLOAD_CACHE_CONTROL}`;
  */
 export const objectsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    storageListObjects: build.query<RouteReply<typeof storageRoutes.listObjects>, BucketArg & { body: RouteBody<typeof storageRoutes.listObjects> }>({
-      query: ({ body, ...arg }) => routeRequest(storageRoutes.listObjects, { params: bucketParams(arg), body }),
+    storageListObjects: routeQuery(build, storageRoutes.listObjects, {
+      parts: ({ body, ...arg }: BucketArg & { body: RouteBody<typeof storageRoutes.listObjects> }) => ({ params: bucketParams(arg), body }),
       keepUnusedDataFor: 0,
     }),
-    storagePublicUrl: build.mutation<RouteReply<typeof storageRoutes.publicUrl>, BucketArg & { path: string }>({
-      query: ({ path, ...arg }) => routeRequest(storageRoutes.publicUrl, { params: bucketParams(arg), body: { path } }),
+    storagePublicUrl: routeMutation(build, storageRoutes.publicUrl, {
+      parts: ({ path, ...arg }: BucketArg & { path: string }) => ({ params: bucketParams(arg), body: { path } }),
     }),
-    storageSignUrl: build.mutation<RouteReply<typeof storageRoutes.signUrl>, BucketArg & RouteBody<typeof storageRoutes.signUrl>>({
-      query: ({ path, expiresIn, ...arg }) => routeRequest(storageRoutes.signUrl, { params: bucketParams(arg), body: { path, expiresIn } }),
+    storageSignUrl: routeMutation(build, storageRoutes.signUrl, {
+      parts: ({ path, expiresIn, ...arg }: BucketArg & RouteBody<typeof storageRoutes.signUrl>) => ({ params: bucketParams(arg), body: { path, expiresIn } }),
     }),
-    storageMoveObjects: build.mutation<RouteReply<typeof storageRoutes.moveObjects>, BucketArg & { body: RouteBody<typeof storageRoutes.moveObjects> }>({
-      query: ({ body, ...arg }) => routeRequest(storageRoutes.moveObjects, { params: bucketParams(arg), body }),
+    storageMoveObjects: routeMutation(build, storageRoutes.moveObjects, {
+      parts: ({ body, ...arg }: BucketArg & { body: RouteBody<typeof storageRoutes.moveObjects> }) => ({ params: bucketParams(arg), body }),
     }),
-    storageRemoveObjects: build.mutation<RouteReply<typeof storageRoutes.removeObjects>, BucketArg & { body: RouteBody<typeof storageRoutes.removeObjects> }>({
-      query: ({ body, ...arg }) => routeRequest(storageRoutes.removeObjects, { params: bucketParams(arg), body }),
+    storageRemoveObjects: routeMutation(build, storageRoutes.removeObjects, {
+      parts: ({ body, ...arg }: BucketArg & { body: RouteBody<typeof storageRoutes.removeObjects> }) => ({ params: bucketParams(arg), body }),
     }),
     /** A folder exists through its hidden placeholder file: an empty upload to `{folder}/.emptyFolderPlaceholder`. */
     storageCreateFolder: build.mutation<StoredObject, BucketArg & { folder: string }>({

@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
-import { platformRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { platformRoutes, type RouteBody } from '@dash/contracts';
 
 type Ref = { ref: string };
 const storageConfigTag = (ref: string) => [{ type: 'Project' as const, id: `${ref}:storage-config` }];
@@ -9,8 +9,8 @@ const storageConfigTag = (ref: string) => [{ type: 'Project' as const, id: `${re
 export const storageConfigApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
     storageConfig: routeQuery(build, platformRoutes.getStorageConfig, { providesTags: (_r, _e, { ref }) => storageConfigTag(ref) }),
-    storageUpdateConfig: build.mutation<RouteReply<typeof platformRoutes.updateStorageConfig>, Ref & { body: RouteBody<typeof platformRoutes.updateStorageConfig> }>({
-      query: ({ ref, body }) => routeRequest(platformRoutes.updateStorageConfig, { params: { ref }, body }),
+    storageUpdateConfig: routeMutation(build, platformRoutes.updateStorageConfig, {
+      parts: ({ ref, body }: Ref & { body: RouteBody<typeof platformRoutes.updateStorageConfig> }) => ({ params: { ref }, body }),
       // The reply is the saved config: put it in the cache so the explorer's upload limit follows at once.
       async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {
         try {

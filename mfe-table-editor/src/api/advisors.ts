@@ -1,8 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { advisorRoutes, type Lint } from '@dash/contracts';
-
-type Ref = { ref: string };
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { advisorRoutes } from '@dash/contracts';
 
 const statementsTag = (ref: string) => ({ type: 'QueryPerformance' as const, id: ref });
 
@@ -10,9 +8,7 @@ const statementsTag = (ref: string) => ({ type: 'QueryPerformance' as const, id:
 export const advisorsApi = baseApi.enhanceEndpoints({ addTagTypes: ['QueryPerformance'] }).injectEndpoints({
   endpoints: (build) => ({
     /** Both advisors read one run of every lint; each page keeps its category. */
-    lints: build.query<Lint[], Ref>({
-      query: ({ ref }) => routeRequest(advisorRoutes.lints, { params: { ref } }),
-    }),
+    lints: routeQuery(build, advisorRoutes.lints),
     queryPerformance: routeQuery(build, advisorRoutes.queryPerformance, { providesTags: (_r, _e, { ref }) => [statementsTag(ref)] }),
     resetQueryPerformance: routeMutation(build, advisorRoutes.resetQueryPerformance, { invalidatesTags: (_r, _e, { ref }) => [statementsTag(ref)] }),
   }),

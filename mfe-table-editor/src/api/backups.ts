@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { backupRoutes, gatewayPath, projectSettingsRoutes, type BackupRestore, type Project, type ProjectAddons } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { backupRoutes, gatewayPath, projectSettingsRoutes, type BackupRestore } from '@dash/contracts';
 
 /** The project's database backups (hosted only), and the add-ons that decide which backups page opens. */
 export const backupsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Backups', 'Project'] }).injectEndpoints({
@@ -8,15 +8,13 @@ export const backupsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Backups', 'P
     databaseBackups: routeQuery(build, backupRoutes.listBackups, { providesTags: (_r, _e, { ref }) => [{ type: 'Backups', id: ref }] }),
     createBackup: routeMutation(build, backupRoutes.createBackup, { invalidatesTags: (_r, _e, { ref }) => [{ type: 'Backups', id: ref }] }),
     /** Answers with the new project, coming up; its provisioning restores the backup. */
-    restoreBackup: build.mutation<Project, { ref: string; id: number; body: BackupRestore }>({
-      query: ({ ref, id, body }) => routeRequest(backupRoutes.restoreBackup, { params: { ref, id }, body }),
+    restoreBackup: routeMutation(build, backupRoutes.restoreBackup, {
+      parts: ({ ref, id, body }: { ref: string; id: number; body: BackupRestore }) => ({ params: { ref, id }, body }),
       // The project list gains the new project.
       invalidatesTags: ['Project'],
     }),
     /** The same call as the add-ons settings page's: `selected_addons` says whether PITR is on. */
-    backupAddons: build.query<ProjectAddons, { ref: string }>({
-      query: ({ ref }) => routeRequest(projectSettingsRoutes.listAddons, { params: { ref } }),
-    }),
+    backupAddons: routeQuery(build, projectSettingsRoutes.listAddons),
   }),
   overrideExisting: 'throw',
 });

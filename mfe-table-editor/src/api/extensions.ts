@@ -1,5 +1,5 @@
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { databaseRoutes, type ExtensionCreate, type PgExtension } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { databaseRoutes, type ExtensionCreate } from '@dash/contracts';
 import { databaseApi } from './database';
 
 type Ref = { ref: string };
@@ -10,8 +10,8 @@ export const databaseExtensionsApi = databaseApi.enhanceEndpoints({ addTagTypes:
   endpoints: (build) => ({
     databaseExtensions: routeQuery(build, databaseRoutes.listExtensions, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
     extensionDependents: routeQuery(build, databaseRoutes.extensionDependents, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
-    enableExtension: build.mutation<PgExtension, Ref & { body: ExtensionCreate }>({
-      query: ({ ref, body }) => routeRequest(databaseRoutes.createExtension, { params: { ref }, body }),
+    enableExtension: routeMutation(build, databaseRoutes.createExtension, {
+      parts: ({ ref, body }: Ref & { body: ExtensionCreate }) => ({ params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref), 'Functions', 'Types', 'Indexes'],
     }),
     disableExtension: routeMutation(build, databaseRoutes.deleteExtension, {

@@ -1,5 +1,5 @@
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { databaseRoutes, type FunctionInput, type PgFunction } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { databaseRoutes, type FunctionInput } from '@dash/contracts';
 import { databaseApi } from './database';
 
 type Ref = { ref: string };
@@ -9,12 +9,12 @@ const tag = (ref: string) => ({ type: 'Functions' as const, id: ref });
 export const databaseFunctionsApi = databaseApi.injectEndpoints({
   endpoints: (build) => ({
     databaseFunctions: routeQuery(build, databaseRoutes.listFunctions, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
-    createDatabaseFunction: build.mutation<PgFunction, Ref & { body: FunctionInput }>({
-      query: ({ ref, body }) => routeRequest(databaseRoutes.createFunction, { params: { ref }, body }),
+    createDatabaseFunction: routeMutation(build, databaseRoutes.createFunction, {
+      parts: ({ ref, body }: Ref & { body: FunctionInput }) => ({ params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
-    updateDatabaseFunction: build.mutation<PgFunction, Ref & { id: number; body: FunctionInput }>({
-      query: ({ ref, id, body }) => routeRequest(databaseRoutes.updateFunction, { params: { ref, id }, body }),
+    updateDatabaseFunction: routeMutation(build, databaseRoutes.updateFunction, {
+      parts: ({ ref, id, body }: Ref & { id: number; body: FunctionInput }) => ({ params: { ref, id }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
     deleteDatabaseFunction: routeMutation(build, databaseRoutes.deleteFunction, { invalidatesTags: (_r, _e, { ref }) => [tag(ref)] }),

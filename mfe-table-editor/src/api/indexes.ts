@@ -1,5 +1,5 @@
-import { routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { databaseRoutes, type IndexCreate, type PgIndex } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { databaseRoutes, type IndexCreate } from '@dash/contracts';
 import { databaseApi } from './database';
 
 type Ref = { ref: string };
@@ -7,12 +7,12 @@ const tag = (ref: string) => ({ type: 'Indexes' as const, id: ref });
 
 export const databaseIndexesApi = databaseApi.injectEndpoints({
   endpoints: (build) => ({
-    databaseIndexes: build.query<PgIndex[], Ref & { schema: string }>({
-      query: ({ ref, schema }) => routeRequest(databaseRoutes.listIndexes, { params: { ref }, query: { included_schemas: schema } }),
+    databaseIndexes: routeQuery(build, databaseRoutes.listIndexes, {
+      parts: ({ ref, schema }: Ref & { schema: string }) => ({ params: { ref }, query: { included_schemas: schema } }),
       providesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
-    createDatabaseIndex: build.mutation<PgIndex, Ref & { body: IndexCreate }>({
-      query: ({ ref, body }) => routeRequest(databaseRoutes.createIndex, { params: { ref }, body }),
+    createDatabaseIndex: routeMutation(build, databaseRoutes.createIndex, {
+      parts: ({ ref, body }: Ref & { body: IndexCreate }) => ({ params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
     deleteDatabaseIndex: routeMutation(build, databaseRoutes.deleteIndex, { invalidatesTags: (_r, _e, { ref }) => [tag(ref)] }),

@@ -1,5 +1,5 @@
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { databaseRoutes, type PgPublication, type PublicationCreate, type PublicationUpdate } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { databaseRoutes, type PublicationCreate, type PublicationUpdate } from '@dash/contracts';
 import { databaseApi } from './database';
 
 type Ref = { ref: string };
@@ -8,12 +8,12 @@ const tag = (ref: string) => ({ type: 'Publications' as const, id: ref });
 export const databasePublicationsApi = databaseApi.injectEndpoints({
   endpoints: (build) => ({
     databasePublications: routeQuery(build, databaseRoutes.listPublications, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
-    createDatabasePublication: build.mutation<PgPublication, Ref & { body: PublicationCreate }>({
-      query: ({ ref, body }) => routeRequest(databaseRoutes.createPublication, { params: { ref }, body }),
+    createDatabasePublication: routeMutation(build, databaseRoutes.createPublication, {
+      parts: ({ ref, body }: Ref & { body: PublicationCreate }) => ({ params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
-    updateDatabasePublication: build.mutation<PgPublication, Ref & { id: number; body: PublicationUpdate }>({
-      query: ({ ref, id, body }) => routeRequest(databaseRoutes.updatePublication, { params: { ref, id }, body }),
+    updateDatabasePublication: routeMutation(build, databaseRoutes.updatePublication, {
+      parts: ({ ref, id, body }: Ref & { id: number; body: PublicationUpdate }) => ({ params: { ref, id }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref)],
     }),
     deleteDatabasePublication: routeMutation(build, databaseRoutes.deletePublication, { invalidatesTags: (_r, _e, { ref }) => [tag(ref)] }),

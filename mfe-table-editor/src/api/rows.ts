@@ -1,5 +1,5 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeRequest } from '@dash/shell-sdk/routes';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
 import { gatewayPath, tableEditorRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type TableArg = { ref: string; id: number };
@@ -18,32 +18,31 @@ const rowsTag = ({ ref, id }: TableArg) => [{ type: 'Rows' as const, id: `${ref}
  */
 export const editorRowsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Rows'] }).injectEndpoints({
   endpoints: (build) => ({
-    editorRows: build.query<RowsPageReply, WithBody<typeof tableEditorRoutes.selectRows>>({
-      query: ({ ref, id, body }) => routeRequest(tableEditorRoutes.selectRows, { params: { ref, id }, body }),
+    editorRows: routeQuery(build, tableEditorRoutes.selectRows, {
+      parts: ({ ref, id, body }: WithBody<typeof tableEditorRoutes.selectRows>) => ({ params: { ref, id }, body }),
       providesTags: (_r, _e, arg) => rowsTag(arg),
     }),
-    editorRowCount: build.query<RouteReply<typeof tableEditorRoutes.countRows>, WithBody<typeof tableEditorRoutes.countRows>>({
-      query: ({ ref, id, body }) => routeRequest(tableEditorRoutes.countRows, { params: { ref, id }, body }),
+    editorRowCount: routeQuery(build, tableEditorRoutes.countRows, {
+      parts: ({ ref, id, body }: WithBody<typeof tableEditorRoutes.countRows>) => ({ params: { ref, id }, body }),
       providesTags: (_r, _e, arg) => rowsTag(arg),
     }),
-    editorFullValue: build.query<RouteReply<typeof tableEditorRoutes.loadFullValue>, WithBody<typeof tableEditorRoutes.loadFullValue>>({
-      query: ({ ref, id, body }) => routeRequest(tableEditorRoutes.loadFullValue, { params: { ref, id }, body }),
+    editorFullValue: routeQuery(build, tableEditorRoutes.loadFullValue, {
+      parts: ({ ref, id, body }: WithBody<typeof tableEditorRoutes.loadFullValue>) => ({ params: { ref, id }, body }),
       // Always ask again: the value may have changed since the page was read.
       keepUnusedDataFor: 0,
     }),
-    insertEditorRow: build.mutation<RouteReply<typeof tableEditorRoutes.insertRow>, WithBody<typeof tableEditorRoutes.insertRow>>({
-      query: ({ ref, id, body }) => routeRequest(tableEditorRoutes.insertRow, { params: { ref, id }, body }),
+    insertEditorRow: routeMutation(build, tableEditorRoutes.insertRow, {
+      parts: ({ ref, id, body }: WithBody<typeof tableEditorRoutes.insertRow>) => ({ params: { ref, id }, body }),
       invalidatesTags: (_r, _e, arg) => rowsTag(arg),
     }),
-    updateEditorRow: build.mutation<RouteReply<typeof tableEditorRoutes.updateRow>, WithBody<typeof tableEditorRoutes.updateRow>>({
-      query: ({ ref, id, body }) => routeRequest(tableEditorRoutes.updateRow, { params: { ref, id }, body }),
+    updateEditorRow: routeMutation(build, tableEditorRoutes.updateRow, {
+      parts: ({ ref, id, body }: WithBody<typeof tableEditorRoutes.updateRow>) => ({ params: { ref, id }, body }),
     }),
-    deleteEditorRows: build.mutation<RouteReply<typeof tableEditorRoutes.deleteRows>, WithBody<typeof tableEditorRoutes.deleteRows>>({
-      query: ({ ref, id, body }) => routeRequest(tableEditorRoutes.deleteRows, { params: { ref, id }, body }),
+    deleteEditorRows: routeMutation(build, tableEditorRoutes.deleteRows, {
+      parts: ({ ref, id, body }: WithBody<typeof tableEditorRoutes.deleteRows>) => ({ params: { ref, id }, body }),
       invalidatesTags: (_r, _e, arg) => rowsTag(arg),
     }),
-    truncateEditorTable: build.mutation<RouteReply<typeof tableEditorRoutes.truncateTable>, TableArg>({
-      query: ({ ref, id }) => routeRequest(tableEditorRoutes.truncateTable, { params: { ref, id } }),
+    truncateEditorTable: routeMutation(build, tableEditorRoutes.truncateTable, {
       invalidatesTags: (_r, _e, arg) => rowsTag(arg),
     }),
   }),

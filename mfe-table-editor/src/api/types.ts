@@ -1,5 +1,5 @@
-import { routeQuery, routeMutation, routeRequest } from '@dash/shell-sdk/routes';
-import { databaseRoutes, type EnumTypeCreate, type EnumTypeUpdate, type PgType } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { databaseRoutes, type EnumTypeCreate, type EnumTypeUpdate } from '@dash/contracts';
 import { databaseApi } from './database';
 
 type Ref = { ref: string };
@@ -9,12 +9,12 @@ const tag = (ref: string) => ({ type: 'Types' as const, id: ref });
 export const databaseTypesApi = databaseApi.enhanceEndpoints({ addTagTypes: ['Columns'] }).injectEndpoints({
   endpoints: (build) => ({
     databaseTypes: routeQuery(build, databaseRoutes.listTypes, { providesTags: (_r, _e, { ref }) => [tag(ref)] }),
-    createDatabaseType: build.mutation<PgType, Ref & { body: EnumTypeCreate }>({
-      query: ({ ref, body }) => routeRequest(databaseRoutes.createType, { params: { ref }, body }),
+    createDatabaseType: routeMutation(build, databaseRoutes.createType, {
+      parts: ({ ref, body }: Ref & { body: EnumTypeCreate }) => ({ params: { ref }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref), 'Columns'],
     }),
-    updateDatabaseType: build.mutation<PgType, Ref & { id: number; body: EnumTypeUpdate }>({
-      query: ({ ref, id, body }) => routeRequest(databaseRoutes.updateType, { params: { ref, id }, body }),
+    updateDatabaseType: routeMutation(build, databaseRoutes.updateType, {
+      parts: ({ ref, id, body }: Ref & { id: number; body: EnumTypeUpdate }) => ({ params: { ref, id }, body }),
       invalidatesTags: (_r, _e, { ref }) => [tag(ref), 'Columns'],
     }),
     deleteDatabaseType: routeMutation(build, databaseRoutes.deleteType, { invalidatesTags: (_r, _e, { ref }) => [tag(ref), 'Columns'] }),

@@ -1,5 +1,5 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeRequest } from '@dash/shell-sdk/routes';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
 import { projectSettingsRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
 
 type Ref = { ref: string };
@@ -18,15 +18,12 @@ export const addonsApi = baseApi.injectEndpoints({
       }
     };
     return {
-      projectAddons: build.query<Addons, Ref>({
-        query: ({ ref }) => routeRequest(projectSettingsRoutes.listAddons, { params: { ref } }),
-      }),
-      selectAddon: build.mutation<Addons, Ref & { body: RouteBody<typeof projectSettingsRoutes.selectAddon> }>({
-        query: ({ ref, body }) => routeRequest(projectSettingsRoutes.selectAddon, { params: { ref }, body }),
+      projectAddons: routeQuery(build, projectSettingsRoutes.listAddons),
+      selectAddon: routeMutation(build, projectSettingsRoutes.selectAddon, {
+        parts: ({ ref, body }: Ref & { body: RouteBody<typeof projectSettingsRoutes.selectAddon> }) => ({ params: { ref }, body }),
         onQueryStarted: ({ ref }, { dispatch, queryFulfilled }) => storeReply(ref, queryFulfilled, dispatch),
       }),
-      removeAddon: build.mutation<Addons, Ref & { variant: string }>({
-        query: ({ ref, variant }) => routeRequest(projectSettingsRoutes.removeAddon, { params: { ref, variant } }),
+      removeAddon: routeMutation(build, projectSettingsRoutes.removeAddon, {
         onQueryStarted: ({ ref }, { dispatch, queryFulfilled }) => storeReply(ref, queryFulfilled, dispatch),
       }),
     };

@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
-import { platformRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { platformRoutes, type RouteBody } from '@dash/contracts';
 
 type Ref = { ref: string };
 
@@ -8,8 +8,8 @@ type Ref = { ref: string };
 export const authSettingsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
     authSettings: routeQuery(build, platformRoutes.getAuthConfig),
-    updateAuthSettings: build.mutation<RouteReply<typeof platformRoutes.updateAuthConfig>, Ref & { body: RouteBody<typeof platformRoutes.updateAuthConfig> }>({
-      query: ({ ref, body }) => routeRequest(platformRoutes.updateAuthConfig, { params: { ref }, body }),
+    updateAuthSettings: routeMutation(build, platformRoutes.updateAuthConfig, {
+      parts: ({ ref, body }: Ref & { body: RouteBody<typeof platformRoutes.updateAuthConfig> }) => ({ params: { ref }, body }),
       // The policies page reads the anonymous sign-ins switch under the project's tag: it follows the change.
       invalidatesTags: (_r, error, { ref }) => (error ? [] : [{ type: 'Project', id: ref }]),
       async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {

@@ -1,6 +1,6 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
-import { projectSettingsRoutes, type RouteBody, type RouteReply } from '@dash/contracts';
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { projectSettingsRoutes, type RouteBody } from '@dash/contracts';
 
 type Ref = { ref: string };
 const tag = (ref: string) => [{ type: 'Project' as const, id: `${ref}:database-settings` }];
@@ -9,11 +9,8 @@ const tag = (ref: string) => [{ type: 'Project' as const, id: `${ref}:database-s
 export const databaseSettingsApi = baseApi.enhanceEndpoints({ addTagTypes: ['Project'] }).injectEndpoints({
   endpoints: (build) => ({
     databaseSettings: routeQuery(build, projectSettingsRoutes.databaseSettings, { providesTags: (_r, _e, { ref }) => tag(ref) }),
-    resetDatabasePassword: build.mutation<
-      RouteReply<typeof projectSettingsRoutes.resetDatabasePassword>,
-      Ref & { body: RouteBody<typeof projectSettingsRoutes.resetDatabasePassword> }
-    >({
-      query: ({ ref, body }) => routeRequest(projectSettingsRoutes.resetDatabasePassword, { params: { ref }, body }),
+    resetDatabasePassword: routeMutation(build, projectSettingsRoutes.resetDatabasePassword, {
+      parts: ({ ref, body }: Ref & { body: RouteBody<typeof projectSettingsRoutes.resetDatabasePassword> }) => ({ params: { ref }, body }),
       // The reply is the settings after the reset (its time): no second request.
       async onQueryStarted({ ref }, { dispatch, queryFulfilled }) {
         try {

@@ -1,21 +1,16 @@
 import { baseApi } from '@dash/shell-sdk';
-import { routeQuery, routeRequest } from '@dash/shell-sdk/routes';
-import { organizationRoutes as routes, type OrgRole, type RouteReply } from '@dash/contracts';
-
-type Slug = { slug: string };
-type Member = Slug & { userId: string };
+import { routeQuery, routeMutation } from '@dash/shell-sdk/routes';
+import { organizationRoutes as routes } from '@dash/contracts';
 
 /** The members of an organization and their roles. */
 export const membersApi = baseApi.enhanceEndpoints({ addTagTypes: ['Audit', 'OrgMembers', 'Organization'] }).injectEndpoints({
   endpoints: (build) => ({
     listMembers: routeQuery(build, routes.listMembers, { providesTags: (_result, _error, { slug }) => [{ type: 'OrgMembers', id: slug }] }),
-    updateMember: build.mutation<RouteReply<typeof routes.updateMember>, Member & { role: OrgRole }>({
-      query: ({ slug, userId, role }) => routeRequest(routes.updateMember, { params: { slug, userId }, body: { role } }),
+    updateMember: routeMutation(build, routes.updateMember, {
       // The caller's own role may be the one that changed: the organization (role, menu) reads again.
       invalidatesTags: (_result, _error, { slug }) => [{ type: 'OrgMembers', id: slug }, { type: 'Organization', id: slug }, 'Audit'],
     }),
-    removeMember: build.mutation<RouteReply<typeof routes.removeMember>, Member>({
-      query: ({ slug, userId }) => routeRequest(routes.removeMember, { params: { slug, userId } }),
+    removeMember: routeMutation(build, routes.removeMember, {
       invalidatesTags: (_result, _error, { slug }) => [{ type: 'OrgMembers', id: slug }, 'Audit'],
     }),
   }),
