@@ -494,11 +494,15 @@ describe('streaming', () => {
       const res = await fetch(`${base}/object/docs/huge/file.bin`, { headers: { authorization: `Bearer ${p.keys.service_role}` } });
       expect(res.headers.get('content-length')).toBe(String(size));
       let received = 0;
+      let misplaced = 0;
       for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) {
         if (received < size / 2 && received + part.length >= size / 2) midway.push((await liveBytes()) - baseline);
+        // Every byte is its chunk's number: a send buffer reused too early would show another's.
+        for (let i = 0; i < part.length; i++) if (part[i] !== (Math.floor((received + i) / chunk) & 0xff)) misplaced++;
         received += part.length;
       }
       expect(received).toBe(size);
+      expect(misplaced).toBe(0);
       // Half of the file is 64 MB; streaming holds a few chunks at a time, on the way up and down.
       expect(midway).toHaveLength(2);
       for (const used of midway) expect(used).toBeLessThan(16 * 1024 * 1024);

@@ -17,15 +17,13 @@ export interface MeteredBody {
 /**
  * Pipes `body` through a counter that fails with `ObjectTooLargeError` beyond `maxBytes`, and with the
  * body's own error when it errors or closes before its end (a client that disconnects mid-upload).
- * `onChunk` sees every accepted chunk (the disk backend hashes them).
  */
-export function meterBody(body: Readable, maxBytes: number, onChunk?: (chunk: Buffer) => void): MeteredBody {
+export function meterBody(body: Readable, maxBytes: number): MeteredBody {
   let bytes = 0;
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
       if (bytes > maxBytes) return done(new ObjectTooLargeError(maxBytes));
-      onChunk?.(chunk);
       done(null, chunk);
     },
   });

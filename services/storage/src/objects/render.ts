@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import sharp from 'sharp';
+import type sharp from 'sharp';
 import { StorageApiMessages, type ImageTransform } from '@dash/contracts';
 import { badRequest } from '@dash/service-kit';
 import { noSuchKey } from '../api-errors';
@@ -68,10 +68,18 @@ const FIT = { cover: 'cover', contain: 'inside', fill: 'fill' } as const;
 /** Formats sharp writes; a source in another (SVG, PDF...) is rendered as PNG. */
 const WRITABLE = new Set(['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff']);
 
+/**
+ * sharp, loaded on the first render: libvips adds some 20 MB to the RSS of every storage process,
+ * most of which never transform an image.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous, lazy load
+const loadSharp = () => require('sharp') as typeof sharp;
+
 /** Renders `source` as `variant`; a source that is no image sharp reads is the client's mistake (400). */
 export async function renderImage(source: Buffer, variant: Variant): Promise<{ bytes: Buffer; format: string }> {
+  const open = loadSharp();
   try {
-    const image = sharp(source, { limitInputPixels: MAX_RENDER_SOURCE_PIXELS }).rotate();
+    const image = open(source, { limitInputPixels: MAX_RENDER_SOURCE_PIXELS }).rotate();
     const { format: sourceFormat } = await image.metadata();
     // sharp reads AVIF as HEIF.
     const origin = sourceFormat === 'heif' ? 'avif' : (sourceFormat ?? 'png');
