@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { Spinner } from '@dash/shell-sdk/ui';
 import { NotFoundPage, RouteErrorPage } from './errors/RouteErrorPage';
 import { HostedOnly } from './layout/HostedOnly';
 import { ProjectLayout } from './layout/ProjectLayout';
@@ -39,6 +40,8 @@ export const appRoutes: RouteObject[] = [
   {
     path: '/',
     element: <Root />,
+    // Shown while the first page's module loads (a lazy page opened by its URL).
+    hydrateFallbackElement: <Spinner label="Loading page" />,
     errorElement: <RouteErrorPage />,
     children: [
       {

@@ -122,6 +122,8 @@ describe('sign-in page', () => {
   it('links to static terms and privacy pages', async () => {
     mockFetch({});
     shell = renderShell('/terms');
+    // The page loads when first opened; until then the router shows that it is loading.
+    expect(screen.getByRole('status').textContent).toBe('Loading page…');
     expect(await screen.findByRole('heading', { name: 'Terms of Service' })).toBeTruthy();
     await act(() => shell!.router.navigate('/privacy'));
     expect(await screen.findByRole('heading', { name: 'Privacy Policy' })).toBeTruthy();
