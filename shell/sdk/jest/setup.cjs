@@ -5,3 +5,7 @@ if (globalThis.Element && !globalThis.Element.prototype.scrollIntoView) globalTh
 if (!globalThis.TextEncoder) Object.assign(globalThis, require('node:util'));
 // The Module Federation preset defines this at build time; tests get a fixed label.
 globalThis.__DASH_BUILD_LABEL__ = 'test';
+// Pages and panels load when first opened (route `lazy`, React.lazy). In a test, that first import is
+// transformed on the spot, which with a cold cache on a busy machine (a CI run) outlasts testing-library's
+// 1 s default wait for `findBy…`/`waitFor`. They still return as soon as their condition holds.
+require('@testing-library/dom').configure({ asyncUtilTimeout: 10_000 });
