@@ -27,14 +27,14 @@ const uiFromTheCore = {
 };
 
 /**
- * The React Router exports the shared router leaves out (shell/sdk/mf-preset.cjs): in an app they would be
+ * The React Router exports the shared router leaves out (shell/sdk/shared-router.cjs): in an app they would be
  * `undefined` at run time, so importing one is an error here.
  */
-const { ROUTER_SERVER_AND_FRAMEWORK_EXPORTS } = createRequire(import.meta.url)('./shell/sdk/mf-preset.cjs');
+const { ROUTER_SERVER_AND_FRAMEWORK_EXPORTS } = createRequire(import.meta.url)('./shell/sdk/shared-router.cjs');
 const routerServerParts = ['react-router', 'react-router-dom'].map((name) => ({
   name,
   importNames: [...ROUTER_SERVER_AND_FRAMEWORK_EXPORTS],
-  message: 'The shared router leaves out React Router\'s server and framework parts (shell/sdk/mf-preset.cjs).',
+  message: 'The shared router leaves out React Router\'s server and framework parts (shell/sdk/shared-router.cjs).',
 }));
 
 /** `no-restricted-imports` for a unit that may use only the listed workspace packages. */

@@ -160,7 +160,6 @@ function writeBody(body: Readable, file: FileHandle, maxBytes: number, onChunk: 
     const stop = () => {
       done = true;
       body.off('data', take);
-      body.off('end', end);
       stopWatching();
       body.pause();
     };
@@ -201,9 +200,9 @@ function writeBody(body: Readable, file: FileHandle, maxBytes: number, onChunk: 
       ended = true;
       flush();
     };
+    // One watcher for the body's end and its failure (an error, or a close before the end).
     const stopWatching = finished(body, { writable: false }, (error) => (error ? fail(error) : end()));
     body.on('data', take);
-    body.once('end', end);
   });
 }
 
