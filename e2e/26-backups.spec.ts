@@ -3,7 +3,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { REF, runSql, screenshot, signIn } from './stack';
 
 // Database backups end to end: the owner makes a backup of the demo project, sees it listed with its
-// size, downloads the pg_dump file, and restores it into a new project that comes up with the table.
+// size, downloads the pg_dump file, and restores it into a new project that comes up with the table; with
+// the point-in-time add-on, restores the database as it was at a chosen second into a new project.
 
 const toast = (page: Page, text: string | RegExp) => page.locator('.dash-toast').filter({ hasText: text });
 const backupsTable = (page: Page) => page.getByRole('table', { name: 'Backups' });
@@ -91,7 +92,8 @@ test('a read-only member sees the backups but may not make, download or restore 
   await screenshot(page, '26-backups-read-only');
 });
 
-test('the backups item opens the point-in-time page while the add-on is selected', async ({ page }) => {
+test('with the point-in-time add-on, the owner restores the database as it was at a chosen second', async ({ page }) => {
+  test.setTimeout(240_000);
   await signIn(page, 'owner@example.com');
   await page.goto(`/project/${REF}/database/backups/pitr`);
   await expect(page.getByText('Point in time recovery is off')).toBeVisible();
@@ -104,10 +106,52 @@ test('the backups item opens the point-in-time page while the add-on is selected
     await expect(page).toHaveURL(new RegExp(`/project/${REF}/database/backups/pitr$`));
     await expect(page.getByText('Enabled')).toBeVisible();
     await expect(page.getByText(/with a retention of 7 days/)).toBeVisible();
+    // Selecting the add-on took the first base backup; the page waits for it, then opens the window.
+    const window = page.getByLabel('Recovery window');
+    await expect(window).toContainText('Latest base backup', { timeout: 60_000 });
     await screenshot(page, '26-backups-pitr');
-    // The scheduled backups are one tab away.
-    await page.getByRole('navigation', { name: 'Backup kinds' }).getByRole('link', { name: 'Scheduled backups' }).click();
-    await expect(backupsTable(page)).toBeVisible();
+
+    // A row before the moment, one after it, by the server's clock.
+    await runSql(page, `
+      drop table if exists public.pitr_e2e_ledger;
+      create table public.pitr_e2e_ledger (id int primary key, entry text not null);
+      insert into public.pitr_e2e_ledger values (1, 'before the moment');
+    `);
+    // The moment is the next whole second after the first row's commit; the second row waits until it has passed.
+    const [{ moment }] = (await runSql(
+      page,
+      `select to_char(date_trunc('second', clock_timestamp()) at time zone 'UTC' + interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as moment`,
+    )) as [{ moment: string }];
+    await expect.poll(async () => (await runSql(page, `select clock_timestamp() > '${moment}'::timestamptz as past`))[0]!.past).toBe(true);
+    await runSql(page, `insert into public.pitr_e2e_ledger values (2, 'after the moment')`);
+
+    // The input is in the browser's time zone.
+    const local = await page.evaluate((iso) => {
+      const at = new Date(iso);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+    }, moment);
+    await page.getByLabel(/^Restore to \(your time zone/).fill(local);
+    await page.getByRole('button', { name: 'Restore to new project' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restore to a new project' });
+    await expect(dialog).toContainText('A new project is created with the database as it was at');
+    await dialog.getByLabel('New project name').fill('Ledger at the moment');
+    await dialog.getByLabel('Database password').fill('Restore-Pa55word!');
+    await screenshot(page, '26-backups-pitr-dialog');
+    await dialog.getByRole('button', { name: 'Restore to new project' }).click();
+    await expect(page).toHaveURL(/\/project\/[a-z]{20}\/building$/);
+    const ref = /\/project\/([a-z]{20})\//.exec(page.url())![1]!;
+    await expect(toast(page, /Restoring the database as of .* into new project Ledger at the moment/)).toBeVisible();
+    await expect(page).not.toHaveURL(/\/building$/, { timeout: 120_000 });
+
+    // The new project holds the row from before the moment only; this one keeps both.
+    expect(await runSql(page, 'select id, entry from public.pitr_e2e_ledger order by id', ref)).toEqual([{ id: 1, entry: 'before the moment' }]);
+    expect(await runSql(page, 'select count(*)::int as n from public.pitr_e2e_ledger')).toEqual([{ n: 2 }]);
+
+    // The point-in-time backup the restore made is listed with the others.
+    await page.goto(`/project/${REF}/database/backups/scheduled`);
+    await expect(backupsTable(page).getByRole('row').filter({ hasText: 'Point in time' }).first()).toContainText('Completed');
+    await screenshot(page, '26-backups-list-pitr');
   } finally {
     expect((await page.request.delete(`${addons}/pitr_7`)).status()).toBe(200);
   }

@@ -3,6 +3,7 @@ import { expect, request, test, type APIRequestContext } from '@playwright/test'
 import * as contracts from '../contracts/dist';
 import {
   backupRoutes,
+  pitrRoutes,
   organizationRoutes,
   platformRoutes,
   projectLifecycleRoutes,
@@ -56,6 +57,7 @@ const GUARDED: ReadonlyMap<RouteDef, string> = new Map<RouteDef, string>([
   [projectSettingsRoutes.rotateJwtSecret, 'would invalidate the project keys the fuzzer calls the project APIs with'],
   [organizationRoutes.updateOrganization, 'would rename the demo organization every spec shares'],
   [backupRoutes.restoreBackup, 'would provision a database for each valid name, as creating a project does'],
+  [pitrRoutes.restorePitr, 'would recover the server and provision a database for each valid moment, as a backup restore does'],
 ]);
 /** Each refused sign-in counts against the client address's limit, which later specs' sign-ins share. */
 const CASE_LIMITS: ReadonlyMap<RouteDef, number> = new Map([[platformRoutes.signIn, 12]]);

@@ -45,8 +45,8 @@ export function pidOf(processName: string): number {
  * Runs SQL on the project database through the SQL editor's route, as the signed-in user of `page`
  * (test fixtures). Returns the rows of the last statement.
  */
-export async function runSql(page: Page, query: string): Promise<Record<string, unknown>[]> {
-  const response = await page.request.post(`/api/pg-meta/${REF}/sql/run`, { data: { query } });
+export async function runSql(page: Page, query: string, ref = REF): Promise<Record<string, unknown>[]> {
+  const response = await page.request.post(`/api/pg-meta/${ref}/sql/run`, { data: { query } });
   const body = (await response.json()) as {
     results?: Array<{ columns: Array<{ name: string }>; rows: unknown[][] }>;
     message?: string;

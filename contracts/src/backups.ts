@@ -16,7 +16,8 @@ import { Project } from './platform';
  *   the people accountable for the project, as deleting it does.
  */
 
-export const BACKUP_KINDS = ['on-demand', 'scheduled'] as const;
+/** `point-in-time`: the database as it was at `recovery_target`, recovered from the WAL archive (see pitrRoutes). */
+export const BACKUP_KINDS = ['on-demand', 'scheduled', 'point-in-time'] as const;
 export type BackupKind = (typeof BACKUP_KINDS)[number];
 export const BACKUP_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED'] as const;
 export type BackupStatus = (typeof BACKUP_STATUSES)[number];
@@ -37,6 +38,8 @@ export const DatabaseBackup = Type.Object({
   size_bytes: Nullable(Type.Integer({ minimum: 0 })),
   /** Why it failed (pg_dump's own words, or what is missing to run it). */
   error: Nullable(Type.String()),
+  /** The moment a point-in-time backup holds the database as of; null for the other kinds. */
+  recovery_target: Nullable(Timestamp),
 });
 export type DatabaseBackup = Static<typeof DatabaseBackup>;
 
@@ -72,6 +75,7 @@ export const BackupMessages = {
   notCompleted: 'Only a completed backup can be downloaded or restored',
   projectNotActive: 'Backups are made of active projects only: restore the project first',
   sourceMissing: 'The backup this project is restored from no longer exists',
+  sourceFailed: (message: string) => `The backup this project is restored from failed: ${message}`,
   interrupted: 'The platform restarted while this backup was running',
   needPermissions: 'You need additional permissions to manage backups',
   created: 'Backup started',
@@ -80,6 +84,54 @@ export const BackupMessages = {
   restoreFailed: (message: string) => `Failed to restore backup: ${message}`,
   emptyTitle: 'No backups yet',
   emptyDescription: 'A backup is made every day. Create one now to have a copy of the database as it is.',
+} as const;
+
+/*
+ * Point-in-time recovery (the `pitr` add-on): the server archives its write-ahead log, the platform takes a
+ * base backup of the server every day, and a restore replays a base backup and the log up to the chosen
+ * second in a scratch server, dumps the project's database from it (a `point-in-time` backup, listed with
+ * the others) and restores that into a new project, as a backup restore does. It needs the files of the
+ * server, so only the dashboard's own embedded Postgres offers it.
+ */
+
+/** Days back a restore can reach, per variant of the add-on. */
+export const PITR_RETENTION_DAYS: Readonly<Record<string, number>> = { pitr_7: 7, pitr_14: 14, pitr_28: 28 };
+
+export const PitrStatus = Type.Object({
+  /** Whether the project has the add-on. */
+  enabled: Type.Boolean(),
+  /** Why no restore can be made now (the server, no base backup yet), or null. */
+  problem: Nullable(Type.String()),
+  /** The days of the selected variant, or null without the add-on. */
+  retention_days: Nullable(Type.Integer({ minimum: 1 })),
+  /** The earliest and latest moments a restore can reach; null while none can be made. */
+  earliest_recovery_time: Nullable(Timestamp),
+  latest_recovery_time: Nullable(Timestamp),
+  /** Base backups of the server kept for recovery, newest first. */
+  base_backups: Type.Array(Type.Object({ completed_at: Timestamp, size_bytes: Type.Integer({ minimum: 0 }) })),
+});
+export type PitrStatus = Static<typeof PitrStatus>;
+
+export const PitrRestore = Type.Object(
+  {
+    /** The moment to restore to (ISO 8601 with its offset), within the recovery window. */
+    recovery_time_target: Type.String({ format: 'date-time', maxLength: 64 }),
+    name: BackupRestore.properties.name,
+    db_pass: BackupRestore.properties.db_pass,
+  },
+  { additionalProperties: false },
+);
+export type PitrRestore = Static<typeof PitrRestore>;
+
+export const PitrMessages = {
+  notEnabled: 'Point in time recovery is not enabled for this project: select it in Add-ons',
+  needsEmbeddedServer:
+    "Point in time recovery needs the files of the database server: it is available with the dashboard's own Postgres (npm start without DATABASE_URL)",
+  archiveOff: 'The database server does not archive its write-ahead log (archive_mode is off), so there is nothing to recover from',
+  noBaseBackup: 'The first base backup is being made: the recovery window opens when it is done',
+  outsideWindow: (earliest: string, latest: string) => `Choose a time between ${earliest} and ${latest}`,
+  restoreStarted: (name: string, at: string) => `Restoring the database as of ${at} into new project ${name}`,
+  restoreFailed: (message: string) => `Failed to start the point in time restore: ${message}`,
 } as const;
 
 const read = access.project(Permission.TenantSqlAdminRead);
@@ -101,6 +153,24 @@ export const backupRoutes = {
     url: '/projects/:ref/database/backups/:id/restore',
     params: BackupParams,
     body: BackupRestore,
+    response: Project,
+    status: 201,
+    access: admin,
+  }),
+};
+
+export const pitrRoutes = {
+  pitrStatus: defineRoute({ service: 'platform', method: 'GET', url: '/projects/:ref/database/backups/pitr', params: RefParams, response: PitrStatus, access: read }),
+  /**
+   * Starts a point-in-time backup at the chosen moment and a new project restored from it (COMING_UP until
+   * the recovery, the dump and the restore are done; its building page follows it).
+   */
+  restorePitr: defineRoute({
+    service: 'platform',
+    method: 'POST',
+    url: '/projects/:ref/database/backups/pitr/restore',
+    params: RefParams,
+    body: PitrRestore,
     response: Project,
     status: 201,
     access: admin,

@@ -1,8 +1,19 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, permissionsAnswer, renderArea, type MockAnswer } from '@dash/shell-sdk/testing';
-import { BackupMessages, FEATURE_FLAGS, type BackupList, type DashMode, type DatabaseBackup, type OrgRole, type ProjectAddons } from '@dash/contracts';
+import {
+  BackupMessages,
+  FEATURE_FLAGS,
+  PitrMessages,
+  type BackupList,
+  type DashMode,
+  type DatabaseBackup,
+  type OrgRole,
+  type PitrStatus,
+  type ProjectAddons,
+} from '@dash/contracts';
 import { DatabaseRoutes } from '../src/database/DatabaseRoutes';
+import { localInputValue } from '../src/database/pages/BackupsPage';
 
 /*
  * Database → Backups: the list with each backup's kind, state and size, the Create button, the download
@@ -19,6 +30,7 @@ const backup = (over: Partial<DatabaseBackup>): DatabaseBackup => ({
   status: 'COMPLETED',
   size_bytes: 1536,
   error: null,
+  recovery_target: null,
   ...over,
 });
 const listed = (backups: DatabaseBackup[], problem: string | null = null): BackupList => ({ backups, pg_dump: { version: problem ? null : '17.5', problem } });
@@ -29,8 +41,22 @@ const addons = (pitr: boolean): ProjectAddons => ({
   isFreeTier: false,
 });
 
+const PITR = 'GET /api/platform/projects/default/database/backups/pitr';
+const HOUR = 60 * 60 * 1000;
+/** Open from three hours ago to now, one base backup kept. */
+const openWindow = (over: Partial<PitrStatus> = {}): PitrStatus => ({
+  enabled: true,
+  problem: null,
+  retention_days: 14,
+  earliest_recovery_time: new Date(Date.now() - 3 * HOUR).toISOString(),
+  latest_recovery_time: new Date().toISOString(),
+  base_backups: [{ completed_at: new Date(Date.now() - 3 * HOUR).toISOString(), size_bytes: 48 * 1024 * 1024 }],
+  ...over,
+});
+
 function answers(options: { role?: OrgRole; mode?: DashMode; list?: BackupList; pitr?: boolean; extra?: Record<string, MockAnswer> } = {}): Record<string, MockAnswer> {
   return {
+    [PITR]: { body: options.pitr ? openWindow() : openWindow({ enabled: false, retention_days: null, earliest_recovery_time: null, latest_recovery_time: null, base_backups: [] }) },
     ...permissionsAnswer('default', options.role ?? 'owner'),
     'GET /api/platform/config': { body: { mode: options.mode ?? 'hosted', flags: Object.fromEntries(FEATURE_FLAGS.map((flag) => [flag, false])) } },
     [LIST]: { body: options.list ?? listed([]) },
@@ -129,6 +155,75 @@ describe('BackupsPage', () => {
     open('/project/default/database/backups');
     expect(await screen.findByText('Enabled')).toBeTruthy();
     expect(screen.getByText('14 days')).toBeTruthy();
+    const window = within(screen.getByLabelText('Recovery window'));
+    expect(window.getByText('Earliest recovery point')).toBeTruthy();
+    expect(window.getByText(/48 MB, 1 kept/)).toBeTruthy();
+  });
+
+  it('restores the database at a chosen second into a new project, and refuses a time outside the window', async () => {
+    const mock = mockFetch(
+      answers({
+        pitr: true,
+        extra: {
+          'POST /api/platform/projects/default/database/backups/pitr/restore': {
+            status: 201,
+            body: { id: 9, ref: 'restored', name: 'Copy', organization_id: 1, status: 'COMING_UP', region: 'local', inserted_at: '2026-11-28T10:00:00.000Z' },
+          },
+        },
+      }),
+    );
+    open('/project/default/database/backups/pitr');
+    const input = await screen.findByLabelText(/^Restore to \(your time zone/);
+    // A day back is before the window opens.
+    await userEvent.clear(input);
+    await userEvent.type(input, localInputValue(new Date(Date.now() - 24 * HOUR)));
+    await userEvent.click(screen.getByRole('button', { name: 'Restore to new project' }));
+    expect(await screen.findByText(/^Choose a time between/)).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    const target = new Date(Math.floor((Date.now() - HOUR) / 1000) * 1000);
+    await userEvent.clear(input);
+    await userEvent.type(input, localInputValue(target));
+    await userEvent.click(screen.getByRole('button', { name: 'Restore to new project' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(/A new project is created with the database as it was at/)).toBeTruthy();
+    await userEvent.type(dialog.getByLabelText('New project name'), 'Copy');
+    await userEvent.type(dialog.getByLabelText('Database password'), 'Restore-Pa55word!');
+    await userEvent.click(dialog.getByRole('button', { name: 'Restore to new project' }));
+    expect(await screen.findByText(/^Restoring the database as of .* into new project Copy$/)).toBeTruthy();
+    expect(await mock.bodiesOf('POST /api/platform/projects/default/database/backups/pitr/restore')).toEqual([
+      { recovery_time_target: target.toISOString(), name: 'Copy', db_pass: 'Restore-Pa55word!' },
+    ]);
+  });
+
+  it('tells a member without the admin permission why they cannot restore', async () => {
+    mockFetch(answers({ pitr: true, role: 'developer' }));
+    open('/project/default/database/backups/pitr');
+    const button = await screen.findByRole('button', { name: 'Restore to new project' });
+    expect(button.getAttribute('aria-disabled') ?? button.getAttribute('disabled')).not.toBeNull();
+    await userEvent.hover(button);
+    expect(await screen.findByText(BackupMessages.needPermissions)).toBeTruthy();
+  });
+
+  it('says why no restore can be made on this server, and waits for the first base backup', async () => {
+    mockFetch(answers({ pitr: true, extra: { [PITR]: { body: openWindow({ problem: PitrMessages.needsEmbeddedServer, earliest_recovery_time: null, latest_recovery_time: null, base_backups: [] }) } } }));
+    const first = open('/project/default/database/backups/pitr');
+    expect(await screen.findByText(PitrMessages.needsEmbeddedServer)).toBeTruthy();
+    expect(screen.queryByLabelText(/^Restore to/)).toBeNull();
+    first.unmount();
+
+    mockFetch(answers({ pitr: true, extra: { [PITR]: { body: openWindow({ problem: PitrMessages.noBaseBackup, earliest_recovery_time: null, latest_recovery_time: null, base_backups: [] }) } } }));
+    open('/project/default/database/backups/pitr');
+    expect(await screen.findByText(PitrMessages.noBaseBackup)).toBeTruthy();
+    expect(screen.queryByLabelText(/^Restore to/)).toBeNull();
+  });
+
+  it('lists a point-in-time backup with the moment it holds', async () => {
+    mockFetch(answers({ list: listed([backup({ id: 4, kind: 'point-in-time', recovery_target: '2026-11-27T08:15:30.000Z' })]) }));
+    open();
+    const row = within(await rowOf(4));
+    expect(row.getByText('Point in time')).toBeTruthy();
+    expect(row.getByText(/^As of Nov 27, 2026/)).toBeTruthy();
   });
 
   it('opens the scheduled backups without the add-on', async () => {

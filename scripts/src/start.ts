@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureDatabase, precompressFolder, startEmbeddedPostgres, withDatabase, type EmbeddedServer } from '@dash/service-kit';
+import { ensureDatabase, giveToServerUser, precompressFolder, startEmbeddedPostgres, walArchiveSettings, withDatabase, type EmbeddedServer } from '@dash/service-kit';
 import { dataDir, ports, readSavedPort, REMOTES, ROOT } from './layout';
 import { loadSecrets } from './secrets';
 import { publishNewBuilds, remotesDir } from './remotes';
@@ -107,6 +107,20 @@ async function shutdown(code: number): Promise<never> {
   process.exit(code);
 }
 
+/** WAL archiving into `<data>/pitr/wal` for point-in-time recovery; none (with why) when the path cannot be used. */
+function archiveSettings(): Record<string, string> {
+  const dir = path.join(dataDir(), 'pitr');
+  try {
+    const settings = walArchiveSettings(path.join(dir, 'wal'));
+    mkdirSync(path.join(dir, 'wal'), { recursive: true });
+    giveToServerUser(path.join(dir, 'wal'));
+    return settings;
+  } catch (error) {
+    console.log(`Point in time recovery is off: ${(error as Error).message}`);
+    return {};
+  }
+}
+
 async function main() {
   const secrets = loadSecrets();
   const demoPassword = process.env.DASHBOARD_DEMO_PASSWORD || secrets.demoPassword;
@@ -120,6 +134,8 @@ async function main() {
   // The server's own log, which the logs service reads as postgres_logs; with DATABASE_URL, from
   // DASH_POSTGRES_LOG_DIR when that server is set up the same way (see POSTGRES_LOG_SETTINGS).
   let postgresLogDir = process.env.DASH_POSTGRES_LOG_DIR ?? '';
+  // Point-in-time recovery's archive (the platform's DASH_PITR_DIR): the embedded server's WAL and base backups.
+  let pitrDir = '';
   if (process.env.DATABASE_URL) {
     adminUrl = process.env.DATABASE_URL;
     platformUrl = process.env.DATABASE_URL;
@@ -133,9 +149,10 @@ async function main() {
         password: secrets.postgresPassword,
         persistent: true,
         port: savedPort,
-        settings: POSTGRES_LOG_SETTINGS,
+        settings: { ...POSTGRES_LOG_SETTINGS, ...archiveSettings() },
       });
       postgresLogDir = path.join(dataDir(), 'postgres', POSTGRES_LOG_SETTINGS.log_directory);
+    if (existsSync(path.join(dataDir(), 'pitr', 'wal'))) pitrDir = path.join(dataDir(), 'pitr');
     } catch (error) {
       if (savedPort) throw new Error(`The dashboard's Postgres could not start on port ${savedPort}, where its projects expect it. Is another process using that port? (${(error as Error).message})`, { cause: error });
       throw error;
@@ -160,6 +177,7 @@ async function main() {
     DASHBOARD_DEMO_PASSWORD: demoPassword,
     // Organization usage reads egress from the logs service (started after the platform; asked on demand).
     DASH_LOGS_URL: serviceUrl('logs'),
+    ...(pitrDir ? { DASH_PITR_DIR: pitrDir } : {}),
   });
   await waitForHealth('platform', `${serviceUrl('platform')}/health`);
   service('pg-meta', { PORT: String(p['pg-meta']), DASH_PLATFORM_URL: serviceUrl('platform') });

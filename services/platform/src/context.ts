@@ -30,6 +30,11 @@ export interface PlatformConfig {
   /** The logs service's origin (`DASH_LOGS_URL`): usage reads egress there. Without it usage is a 502. */
   logsUrl?: string;
   logger?: boolean;
+  /**
+   * The point-in-time recovery archive (`DASH_PITR_DIR`): the WAL the server archives there and the base
+   * backups the platform takes (backups/pitr.ts). Without it, recovery is not offered.
+   */
+  pitrDir?: string;
   signIn?: {
     /** Failed attempts per window per (email, client address). Default SIGN_IN_MAX_ATTEMPTS. */
     maxPerEmailAndIp?: number;
@@ -59,6 +64,8 @@ export interface PlatformContext {
   dummyPasswordHash: string;
   /** auth_logs events, posted to the logs service (nowhere without `logsUrl`). */
   authLogs: AuthLogWriter;
+  /** See PlatformConfig.pitrDir. */
+  pitrDir: string | null;
 }
 
 /** Connects to the platform database and migrates the `platform` schema. */
@@ -77,6 +84,7 @@ export async function createPlatformContext(config: PlatformConfig): Promise<Pla
       cipher,
       cookieSecure: config.cookieSecure ?? false,
       mode: config.mode ?? 'hosted',
+      pitrDir: config.pitrDir ?? null,
       flagOverrides: config.flagOverrides ?? {},
       signInLimiter: new AttemptLimiter(windowMs),
       signInLimits: {

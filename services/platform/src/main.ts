@@ -7,6 +7,7 @@ import { setUpMissingProjectRoles } from './projects';
 import { provisionerOf } from './provisioner';
 import { seedDemo } from './seed';
 import { backupRunnerOf } from './backups/runner';
+import { pitrArchiveOf } from './backups/pitr';
 import { failInterruptedBackups } from './db/backups';
 
 async function main(): Promise<void> {
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     mode: parseDashMode(process.env.DASH_MODE),
     flagOverrides: flagOverridesFromEnv(process.env),
     logsUrl: process.env.DASH_LOGS_URL || undefined,
+    pitrDir: process.env.DASH_PITR_DIR || undefined,
     logger: true,
   });
   for (const ref of await setUpMissingProjectRoles(app.platform)) {
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
     const interrupted = await failInterruptedBackups(app.platform.db, BackupMessages.interrupted);
     if (interrupted > 0) process.stdout.write(`platform: ${interrupted} backup(s) were interrupted by a restart\n`);
     backupRunnerOf(app.platform).startSchedule();
+    await pitrArchiveOf(app.platform, (message) => app.log.warn(message))?.start();
   }
   const seed = await seedDemo(app.platform, { password });
   if (seed.seeded) {

@@ -8,13 +8,23 @@ import {
   formatBytes,
   newProjectPasswordProblem,
   Permission,
+  PitrMessages,
   PROJECT_NAME_MAX,
   ProjectMessages,
   projectNameProblem,
   SCHEDULED_BACKUP_RETENTION_DAYS,
   type DatabaseBackup,
+  type PitrStatus,
 } from '@dash/contracts';
-import { backupDownloadUrl, useBackupAddonsQuery, useCreateBackupMutation, useDatabaseBackupsQuery, useRestoreBackupMutation } from '../../api/backups';
+import {
+  backupDownloadUrl,
+  useBackupAddonsQuery,
+  useCreateBackupMutation,
+  useDatabaseBackupsQuery,
+  usePitrStatusQuery,
+  useRestoreBackupMutation,
+  useRestorePitrMutation,
+} from '../../api/backups';
 import { DatabasePage } from '../common';
 import { databasePaths } from '../paths';
 
@@ -24,6 +34,10 @@ const RUNNING_POLL_MS = 2000;
 const PITR = ADDON_CATALOG.find((entry) => entry.type === 'pitr')!;
 
 const timeOf = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+/** A moment to the second, with the browser's time zone: what a point-in-time restore reaches. */
+const secondOf = (at: Date) => at.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'long' });
+
+const KIND_LABELS: Record<DatabaseBackup['kind'], string> = { 'on-demand': 'On demand', scheduled: 'Scheduled', 'point-in-time': 'Point in time' };
 
 /** Backups exist on the hosted platform only; a self-hosted deployment that opens the URL is told so. */
 function HostedOnly({ children }: { children: ReactNode }) {
@@ -76,12 +90,17 @@ function StatusCell({ backup }: { backup: DatabaseBackup }) {
   );
 }
 
+/** What a restore makes its new project from: a backup in the list, or the database at a moment. */
+type RestoreSource = { backup: DatabaseBackup } | { pointInTime: Date };
+
 /** The confirmation of a restore: the new project's name and admin password, as a new project asks for. */
-function RestoreDialog({ backup, onClose }: { backup: DatabaseBackup; onClose: () => void }) {
+function RestoreDialog({ source, onClose }: { source: RestoreSource; onClose: () => void }) {
   const ref = useProjectRef();
   const toast = useToast();
   const navigate = useNavigate();
-  const [restore, { isLoading }] = useRestoreBackupMutation();
+  const [restoreBackup, backupRestore] = useRestoreBackupMutation();
+  const [restorePitr, pitrRestore] = useRestorePitrMutation();
+  const isLoading = backupRestore.isLoading || pitrRestore.isLoading;
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [tried, setTried] = useState(false);
@@ -94,12 +113,19 @@ function RestoreDialog({ backup, onClose }: { backup: DatabaseBackup; onClose: (
     setTried(true);
     if (nameProblem || passwordProblem) return;
     setFailure(null);
+    const body = { name: name.trim(), db_pass: password };
     try {
-      const project = await restore({ ref, id: backup.id, body: { name: name.trim(), db_pass: password } }).unwrap();
-      toast('success', BackupMessages.restoreStarted(project.name));
-      navigate(`/project/${project.ref}/building`);
+      if ('backup' in source) {
+        const project = await restoreBackup({ ref, id: source.backup.id, body }).unwrap();
+        toast('success', BackupMessages.restoreStarted(project.name));
+        navigate(`/project/${project.ref}/building`);
+      } else {
+        const project = await restorePitr({ ref, recovery_time_target: source.pointInTime.toISOString(), ...body }).unwrap();
+        toast('success', PitrMessages.restoreStarted(project.name, secondOf(source.pointInTime)));
+        navigate(`/project/${project.ref}/building`);
+      }
     } catch (error) {
-      setFailure(BackupMessages.restoreFailed(errorMessage(error)));
+      setFailure(('backup' in source ? BackupMessages.restoreFailed : PitrMessages.restoreFailed)(errorMessage(error)));
     }
   };
 
@@ -112,7 +138,11 @@ function RestoreDialog({ backup, onClose }: { backup: DatabaseBackup; onClose: (
     >
       <form id="db-backup-restore" className="db-form" onSubmit={submit} noValidate>
         <div className="dash-callout">
-          <p className="dash-callout__title">A new project is created from the backup of {timeOf(backup.created_at)}</p>
+          <p className="dash-callout__title">
+            {'backup' in source
+              ? `A new project is created from the backup of ${timeOf(source.backup.created_at)}`
+              : `A new project is created with the database as it was at ${secondOf(source.pointInTime)}`}
+          </p>
           <p className="dash-callout__text">
             It joins this organization with the database as it was then. This project is not changed. Files in storage buckets are not part of a
             database backup.
@@ -200,7 +230,10 @@ function ScheduledBackups() {
             {data.backups.map((backup) => (
               <tr key={backup.id} data-backup-id={backup.id}>
                 <td className="db-nowrap db-strong">{timeOf(backup.created_at)}</td>
-                <td>{backup.kind === 'scheduled' ? 'Scheduled' : 'On demand'}</td>
+                <td>
+                  {KIND_LABELS[backup.kind]}
+                  {backup.recovery_target && <div className="db-muted db-note">As of {secondOf(new Date(backup.recovery_target))}</div>}
+                </td>
                 <td>
                   <StatusCell backup={backup} />
                 </td>
@@ -240,37 +273,105 @@ function ScheduledBackups() {
       {problem && <ErrorPanel title="Backups cannot be made" message={problem} />}
       {body}
       {data?.pg_dump.version && <p className="db-muted db-note db-backups__version">Made with pg_dump {data.pg_dump.version}.</p>}
-      {restoring && <RestoreDialog backup={restoring} onClose={() => setRestoring(null)} />}
+      {restoring && <RestoreDialog source={{ backup: restoring }} onClose={() => setRestoring(null)} />}
     </DatabasePage>
   );
 }
 
-/** `/database/backups/pitr`: the point-in-time recovery add-on's state. */
+/** `2026-11-28T09:30:05` in the browser's time zone: the value of a `datetime-local` input to the second. */
+export function localInputValue(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+}
+
+/** Why `value` (a `datetime-local` value, local time) cannot be restored to, or null. */
+export function pointInTimeProblem(value: string, earliest: Date, latest: Date): string | null {
+  const at = new Date(value);
+  if (!value || Number.isNaN(at.getTime())) return 'Enter a date and time';
+  if (at < earliest || at > latest) return PitrMessages.outsideWindow(secondOf(earliest), secondOf(latest));
+  return null;
+}
+
+/** The window, the base backups, and the moment to restore to. */
+function RecoveryForm({ status }: { status: PitrStatus }) {
+  const manage = usePermission(Permission.ProjectAdminWrite);
+  const earliest = new Date(status.earliest_recovery_time!);
+  // The window runs up to now; the page's copy of "now" moves on with the clock.
+  const latest = new Date(Math.max(new Date(status.latest_recovery_time!).getTime(), Date.now()));
+  const [value, setValue] = useState(() => localInputValue(new Date(Math.floor(Date.now() / 1000) * 1000)));
+  const [tried, setTried] = useState(false);
+  const [restoring, setRestoring] = useState<Date | null>(null);
+  const problem = pointInTimeProblem(value, earliest, latest);
+  const noPermission = manage.isLoading ? 'Loading permissions' : manage.can ? undefined : BackupMessages.needPermissions;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const newest = status.base_backups[0];
+
+  const review = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (!problem) setRestoring(new Date(value));
+  };
+
+  return (
+    <div className="dash-card">
+      <div className="dash-card__body db-backups__pitr">
+        <p>
+          <Badge tone="success">Enabled</Badge> {PITR.name} is on for this project, with a retention of <strong>{status.retention_days} days</strong>.
+        </p>
+        <dl className="db-backups__window" aria-label="Recovery window">
+          <dt>Earliest recovery point</dt>
+          <dd>{secondOf(earliest)}</dd>
+          <dt>Latest recovery point</dt>
+          <dd>Now (the log is archived up to the moment a restore starts)</dd>
+          {newest && (
+            <>
+              <dt>Latest base backup</dt>
+              <dd>
+                {secondOf(new Date(newest.completed_at))} ({formatBytes(newest.size_bytes)}, {status.base_backups.length} kept)
+              </dd>
+            </>
+          )}
+        </dl>
+        <form className="db-form db-backups__restore" onSubmit={review} noValidate>
+          <TextField
+            label={`Restore to (your time zone, ${zone})`}
+            type="datetime-local"
+            step={1}
+            min={localInputValue(earliest)}
+            max={localInputValue(latest)}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            error={tried ? (problem ?? undefined) : undefined}
+            hint="To the second. The restore makes a new project with the database as it was then; this project is not changed."
+          />
+          <div>
+            <Button type="submit" variant="primary" disabledReason={noPermission}>
+              Restore to new project
+            </Button>
+          </div>
+        </form>
+        <p className="db-muted">
+          Daily and on-demand logical backups are still made: they are on the <NavLink to={databasePaths.page(useProjectRef(), 'backups/scheduled')}>Scheduled backups</NavLink> tab,
+          with the point-in-time backups that restores make.
+        </p>
+      </div>
+      {restoring && <RestoreDialog source={{ pointInTime: restoring }} onClose={() => setRestoring(null)} />}
+    </div>
+  );
+}
+
+/** `/database/backups/pitr`: the point-in-time recovery add-on's state, its window, and a restore. */
 function PointInTime() {
   const ref = useProjectRef();
-  const { data, error, isLoading, isFetching, refetch } = useBackupAddonsQuery({ ref });
-  const selected = data?.selected_addons.find((addon) => addon.type === 'pitr');
+  // While the first base backup is made the window is not open yet: asked again until it is.
+  const [waiting, setWaiting] = useState(false);
+  const { data, error, isLoading, isFetching, refetch } = usePitrStatusQuery({ ref }, { refetchOnMountOrArgChange: true, pollingInterval: waiting ? RUNNING_POLL_MS : 0 });
+  const opening = data?.problem === PitrMessages.noBaseBackup;
+  if (opening !== waiting) setWaiting(opening);
   let body;
-  if (isLoading) body = <Spinner label="Loading add-ons" />;
-  else if (error) body = <ErrorPanel title="Failed to retrieve add-ons" message={errorMessage(error)} onRetry={refetch} retrying={isFetching} />;
-  else if (selected) {
-    body = (
-      <div className="dash-card">
-        <div className="dash-card__body db-backups__pitr">
-          <p>
-            <Badge tone="success">Enabled</Badge> {PITR.name} is on for this project, with a retention of <strong>{selected.variant.name}</strong>.
-          </p>
-          <p className="db-muted">
-            Daily and on-demand logical backups are still made: they are on the <NavLink to={databasePaths.page(ref, 'backups/scheduled')}>Scheduled backups</NavLink>{' '}
-            tab, ready to download or restore into a new project.
-          </p>
-          <p className="db-muted">
-            Change the retention or turn it off in <NavLink to={`/project/${ref}/settings/addons`}>Add-ons</NavLink>.
-          </p>
-        </div>
-      </div>
-    );
-  } else {
+  if (isLoading) body = <Spinner label="Loading point in time recovery" />;
+  else if (error) body = <ErrorPanel title="Failed to retrieve point in time recovery" message={errorMessage(error)} onRetry={refetch} retrying={isFetching} />;
+  else if (!data?.enabled) {
     body = (
       <EmptyState
         title={`${PITR.name} is off`}
@@ -282,10 +383,27 @@ function PointInTime() {
         }
       />
     );
+  } else if (opening) {
+    body = (
+      <div className="dash-card">
+        <div className="dash-card__body db-backups__pitr" role="status">
+          <span className="dash-spinner dash-spinner--inline" aria-hidden /> {PitrMessages.noBaseBackup}
+        </div>
+      </div>
+    );
+  } else if (data.problem) {
+    body = <ErrorPanel title="Point in time recovery is not available" message={data.problem} />;
+  } else {
+    body = <RecoveryForm status={data} />;
   }
   return (
     <DatabasePage title="Backups" description={PITR.description} toolbar={<BackupTabs />}>
       {body}
+      {data?.enabled && (
+        <p className="db-muted db-note">
+          Change the retention or turn it off in <NavLink to={`/project/${ref}/settings/addons`}>Add-ons</NavLink>.
+        </p>
+      )}
     </DatabasePage>
   );
 }

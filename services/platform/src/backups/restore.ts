@@ -2,7 +2,8 @@ import pg from 'pg';
 import { BackupMessages } from '@dash/contracts';
 import { bootstrapProjectDatabase, databaseOf, projectRoleName, quoteIdent } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
-import { backupContent } from '../db/backups';
+import { backupContent, backupFailure } from '../db/backups';
+import { backupRunnerOf } from './runner';
 import type { ProjectRow } from '../db/schema';
 import { decryptConnection, decryptRolePasswords, projectRoleConnection } from '../projects';
 
@@ -50,8 +51,13 @@ export async function restoreScript(adminConnection: string, database: string, s
  * ownership and grants (the file carries none, see pg-dump.ts).
  */
 export async function restoreProjectFromBackup(ctx: PlatformContext, project: ProjectRow & { restore_from: number }): Promise<void> {
+  // A point-in-time backup is made as its project comes up: the restore waits for it.
+  await backupRunnerOf(ctx).finished(project.restore_from);
   const content = await backupContent(ctx.db, project.restore_from);
-  if (!content) throw new Error(BackupMessages.sourceMissing);
+  if (!content) {
+    const failure = await backupFailure(ctx.db, project.restore_from);
+    throw new Error(failure ? BackupMessages.sourceFailed(failure) : BackupMessages.sourceMissing);
+  }
   const serverUrl = decryptConnection(ctx, project);
   await restoreScript(projectRoleConnection(ctx, project, 'admin'), databaseOf(serverUrl), dumpStatements(content.toString('utf8')));
   await bootstrapProjectDatabase(serverUrl, decryptRolePasswords(ctx, project));

@@ -1,9 +1,12 @@
-import { SCHEDULED_BACKUP_RETENTION_DAYS } from '@dash/contracts';
+import { PitrMessages, SCHEDULED_BACKUP_RETENTION_DAYS } from '@dash/contracts';
+import { databaseOf, projectRoleName, quoteIdent, quoteLiteral, standaloneClient } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
 import { completeBackup, deleteScheduledBackupsBefore, failBackup, insertBackup, projectsDueForBackup } from '../db/backups';
 import { projectRowById } from '../db/project-settings';
-import { projectRoleConnection } from '../projects';
+import type { ProjectRow } from '../db/schema';
+import { decryptConnection, decryptRolePasswords, projectRoleConnection } from '../projects';
 import { dumpDatabase } from './pg-dump';
+import { pitrArchiveOf, urlOnPort } from './pitr';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often the schedule looks for projects without today's backup. */
@@ -29,6 +32,8 @@ export class BackupRunner {
   private timer: NodeJS.Timeout | null = null;
   private scheduling: Promise<unknown> | null = null;
   private closed = false;
+  /** Jobs queued or running, by backup id (a restore from a backup still being made waits for it). */
+  private readonly jobs = new Map<number, Promise<void>>();
 
   constructor(
     private readonly ctx: PlatformContext,
@@ -37,17 +42,51 @@ export class BackupRunner {
 
   /** Dumps the project into the RUNNING backup `backupId` after the dumps queued before; resolves when it has ended. */
   enqueue(backupId: number, projectId: number): Promise<void> {
-    const job = this.queue.then(() => this.dump(backupId, projectId));
+    return this.add(backupId, projectId, (project) => dumpDatabase(projectRoleConnection(this.ctx, project, 'admin')));
+  }
+
+  /**
+   * Fills the RUNNING point-in-time backup `backupId` with the project's database as it was at `target`:
+   * the archive recovers the server in a scratch copy, where the dump runs as the project's admin role.
+   * The role is given its current password there first: the copy has the one it had at `target`.
+   */
+  enqueuePointInTime(backupId: number, projectId: number, target: Date): Promise<void> {
+    return this.add(backupId, projectId, async (project) => {
+      const archive = pitrArchiveOf(this.ctx);
+      if (!archive) throw new Error(PitrMessages.needsEmbeddedServer);
+      return archive.recover(target, async (port) => {
+        const superuser = urlOnPort(decryptConnection(this.ctx, project), port);
+        const admin = projectRoleName(databaseOf(superuser), 'admin');
+        const client = standaloneClient(superuser);
+        await client.connect();
+        try {
+          await client.query(`alter role ${quoteIdent(admin)} password ${quoteLiteral(decryptRolePasswords(this.ctx, project).admin)}`);
+        } finally {
+          await client.end().catch(() => {});
+        }
+        return dumpDatabase(urlOnPort(projectRoleConnection(this.ctx, project, 'admin'), port));
+      });
+    });
+  }
+
+  /** Resolves when the job of `backupId` queued in this process has ended (at once when there is none). */
+  finished(backupId: number): Promise<void> {
+    return this.jobs.get(backupId) ?? Promise.resolve();
+  }
+
+  private add(backupId: number, projectId: number, content: (project: ProjectRow) => Promise<Buffer>): Promise<void> {
+    const job = this.queue.then(() => this.fill(backupId, projectId, content));
     this.queue = job;
+    this.jobs.set(backupId, job);
+    void job.finally(() => this.jobs.delete(backupId));
     return job;
   }
 
-  private async dump(backupId: number, projectId: number): Promise<void> {
+  private async fill(backupId: number, projectId: number, content: (project: ProjectRow) => Promise<Buffer>): Promise<void> {
     try {
       if (this.closed) throw new Error('The platform stopped before this backup ran');
       const project = await projectRowById(this.ctx.db, projectId);
-      const content = await dumpDatabase(projectRoleConnection(this.ctx, project, 'admin'));
-      await completeBackup(this.ctx.db, backupId, content);
+      await completeBackup(this.ctx.db, backupId, await content(project));
     } catch (error) {
       await failBackup(this.ctx.db, backupId, messageOf(error)).catch((problem: unknown) =>
         this.options.log?.(`backup ${backupId} failed (${messageOf(error)}) and could not be marked so: ${messageOf(problem)}`),

@@ -4,7 +4,7 @@ import type { BackupsTable, Database } from './schema';
 
 type BackupRow = Selectable<BackupsTable>;
 
-const COLUMNS = ['id', 'project_id', 'kind', 'status', 'created_at', 'completed_at', 'size_bytes', 'error'] as const;
+const COLUMNS = ['id', 'project_id', 'kind', 'status', 'created_at', 'completed_at', 'size_bytes', 'error', 'recovery_target'] as const;
 
 const toBackup = (row: Pick<BackupRow, (typeof COLUMNS)[number]>): DatabaseBackup => ({
   id: row.id,
@@ -14,6 +14,7 @@ const toBackup = (row: Pick<BackupRow, (typeof COLUMNS)[number]>): DatabaseBacku
   status: row.status,
   size_bytes: row.size_bytes,
   error: row.error,
+  recovery_target: row.recovery_target?.toISOString() ?? null,
 });
 
 export async function listBackups(db: Kysely<Database>, projectId: number): Promise<DatabaseBackup[]> {
@@ -33,12 +34,18 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string }).code 
  */
 export async function insertBackup(
   db: Kysely<Database>,
-  input: { projectId: number; kind: BackupKind; scheduledFor?: string; createdBy?: string | null },
+  input: { projectId: number; kind: BackupKind; scheduledFor?: string; createdBy?: string | null; recoveryTarget?: Date },
 ): Promise<DatabaseBackup | undefined> {
   try {
     const row = await db
       .insertInto('backups')
-      .values({ project_id: input.projectId, kind: input.kind, scheduled_for: input.scheduledFor ?? null, created_by: input.createdBy ?? null })
+      .values({
+        project_id: input.projectId,
+        kind: input.kind,
+        scheduled_for: input.scheduledFor ?? null,
+        created_by: input.createdBy ?? null,
+        recovery_target: input.recoveryTarget ?? null,
+      })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
     return toBackup(row);
@@ -69,6 +76,12 @@ export async function failInterruptedBackups(db: Kysely<Database>, error: string
 export async function backupContent(db: Kysely<Database>, id: number): Promise<Buffer | undefined> {
   const row = await db.selectFrom('backup_files').select('content').where('backup_id', '=', id).executeTakeFirst();
   return row?.content;
+}
+
+/** Why backup `id` failed; undefined when it did not (or is gone). */
+export async function backupFailure(db: Kysely<Database>, id: number): Promise<string | undefined> {
+  const row = await db.selectFrom('backups').select('error').where('id', '=', id).where('status', '=', 'FAILED').executeTakeFirst();
+  return row?.error ?? undefined;
 }
 
 /** Active projects without a scheduled backup for `day` (YYYY-MM-DD, UTC). */

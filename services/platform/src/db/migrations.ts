@@ -358,4 +358,15 @@ export const platformMigrations: Record<string, Migration> = {
         `alter table platform.projects add column restore_from bigint`,
       ]),
   },
+  // Point-in-time backups: the project's database as it was at `recovery_target`, recovered from the WAL
+  // archive (backups/pitr.ts); the moment is set exactly for them.
+  '0018_point_in_time_backups': {
+    up: (db) =>
+      run(db, [
+        `alter table platform.backups drop constraint backups_kind_check`,
+        `alter table platform.backups add constraint backups_kind_check check (kind in ('on-demand', 'scheduled', 'point-in-time'))`,
+        `alter table platform.backups add column recovery_target timestamptz`,
+        `alter table platform.backups add constraint backups_recovery_target check ((kind = 'point-in-time') = (recovery_target is not null))`,
+      ]),
+  },
 };

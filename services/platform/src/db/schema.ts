@@ -95,6 +95,8 @@ export interface BackupsTable {
   completed_at: Date | null;
   size_bytes: ColumnType<number | null, number | null | undefined, number | null>;
   error: string | null;
+  /** The moment a point-in-time backup recovers to; null for the other kinds. */
+  recovery_target: ColumnType<Date | null, Date | null | undefined, never>;
 }
 
 /** The SQL file of a completed backup. */

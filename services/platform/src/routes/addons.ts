@@ -3,6 +3,7 @@ import { ADDON_CATALOG, Permission, ProjectSettingsMessages, projectSettingsRout
 import { addRoute, badRequest, notFound } from '@dash/service-kit';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit';
+import { pitrArchiveOf } from '../backups/pitr';
 import type { PlatformContext } from '../context';
 import { projectOrganization, projectRowById, removeAddon, selectAddon, selectedAddons } from '../db/project-settings';
 import type { Database } from '../db/schema';
@@ -43,7 +44,7 @@ export async function addonRoutes(app: FastifyInstance, { ctx }: { ctx: Platform
     if (!variant) throw badRequest(ProjectSettingsMessages.addonUnknownVariant(body.addon_variant, body.addon_type));
     const [row, org] = await Promise.all([projectRowById(ctx.db, project.id), projectOrganization(ctx.db, project.id)]);
     if (row.plan === 'free') throw badRequest(ProjectSettingsMessages.addonNeedsPaidPlan);
-    return ctx.db.transaction().execute(async (trx) => {
+    const addons = await ctx.db.transaction().execute(async (trx) => {
       const previous = await selectAddon(trx, project.id, entry.type, variant.identifier);
       await recordAudit(trx, {
         action: 'project.addon_selected',
@@ -55,6 +56,9 @@ export async function addonRoutes(app: FastifyInstance, { ctx }: { ctx: Platform
       });
       return projectAddons(trx, project);
     });
+    // The recovery window opens with the first base backup, taken now rather than at the next hourly look.
+    if (entry.type === 'pitr') void pitrArchiveOf(ctx)?.maintain().catch((error: unknown) => app.log.warn(`point in time recovery archive: ${(error as Error).message}`));
+    return addons;
   });
 
   addRoute(app, projectSettingsRoutes.removeAddon, async ({ identity, params }) => {

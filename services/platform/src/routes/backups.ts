@@ -1,14 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { BackupMessages, backupRoutes, Permission, ServiceMessages, type BackupList, type Identity, type PermissionName, type Project } from '@dash/contracts';
-import { addRoute, conflict, notFound, userOf } from '@dash/service-kit';
+import {
+  BackupMessages,
+  backupRoutes,
+  newProjectPasswordProblem,
+  Permission,
+  PITR_RETENTION_DAYS,
+  PitrMessages,
+  pitrRoutes,
+  projectNameProblem,
+  ServiceMessages,
+  type BackupList,
+  type BackupRestore,
+  type Identity,
+  type PermissionName,
+  type PitrStatus,
+  type Project,
+} from '@dash/contracts';
+import { addRoute, badRequest, conflict, notFound, userOf } from '@dash/service-kit';
 import { recordAudit } from '../audit';
 import { PgDumpUnavailableError, pgDumpProblem, pgDumpTool } from '../backups/pg-dump';
+import { listBaseBackups, pitrArchiveOf, pitrProblem, recoveryWindow } from '../backups/pitr';
 import { backupRunnerOf } from '../backups/runner';
 import type { PlatformContext } from '../context';
 import { backupContent, findBackup, insertBackup, listBackups } from '../db/backups';
 import { findProjectOf } from '../db/projects';
-import { projectOrganization, projectRowById } from '../db/project-settings';
+import { projectOrganization, projectRowById, selectedAddons } from '../db/project-settings';
 import { insertProject, memberProject, projectRoleConnection } from '../projects';
 import { provisionerOf } from '../provisioner';
 import { actorOf } from './organizations';
@@ -23,7 +40,11 @@ export const backupFileName = (ref: string, createdAt: string): string => `${ref
  */
 export async function backupRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
   const runner = backupRunnerOf(ctx, { log: (message) => app.log.warn(message) });
-  app.addHook('onClose', () => runner.close());
+  const archive = pitrArchiveOf(ctx, (message) => app.log.warn(message));
+  app.addHook('onClose', async () => {
+    await runner.close();
+    await archive?.close();
+  });
   // The server's major version per project, read once as the project's admin role.
   const serverMajors = new Map<string, number>();
 
@@ -94,26 +115,75 @@ export async function backupRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: P
     return content as unknown as string;
   });
 
-  // The new project comes up as every new project does (the building page follows it); its provisioning
-  // restores the backup before marking it active, and a failed restore is retried like a failed step.
-  addRoute(app, backupRoutes.restoreBackup, async ({ identity, params, body }) => {
-    const project = await caller(identity, params.ref, Permission.ProjectAdminWrite);
-    const backup = await completedBackup(project.id, params.id);
+  /**
+   * A new project of the same organization made from backup `backupId`: it comes up as every new project
+   * does (the building page follows it), and its provisioning restores the backup before marking it
+   * active (a failed restore is retried like a failed step). Answers with the project.
+   */
+  const restoreIntoNewProject = async (
+    identity: Identity | null,
+    project: Project,
+    backupId: number,
+    body: BackupRestore,
+    audit: { target: string; details: Record<string, unknown> },
+  ): Promise<Project> => {
     const org = await projectOrganization(ctx.db, project.id);
     const actor = actorOf(identity);
-    const row = await insertProject(ctx, { name: body.name, orgId: org.id, databasePassword: body.db_pass, actor, restoreFrom: backup.id });
+    const row = await insertProject(ctx, { name: body.name, orgId: org.id, databasePassword: body.db_pass, actor, restoreFrom: backupId });
     provisionerOf(ctx).start(row.ref);
-    await recordAudit(ctx.db, {
-      action: 'backup.restored',
-      actor,
-      org,
-      projectRef: project.ref,
-      target: `Backup ${backup.id}`,
-      details: { into_project: row.ref },
-    });
+    await recordAudit(ctx.db, { action: 'backup.restored', actor, org, projectRef: project.ref, target: audit.target, details: { into_project: row.ref, ...audit.details } });
     const created = await findProjectOf(ctx.db, actor.id, row.ref);
     if (!created) throw notFound(ServiceMessages.projectNotFound);
     return created;
+  };
+
+  /** The project's add-on, the server's ability, and the window its base backups open. */
+  const pitrStatus = async (project: Project, now: Date): Promise<PitrStatus> => {
+    const variant = (await selectedAddons(ctx.db, project.id)).find((addon) => addon.type === 'pitr')?.variant;
+    const retentionDays = variant ? (PITR_RETENTION_DAYS[variant] ?? null) : null;
+    const problem = await pitrProblem(ctx.adminUrl, ctx.pitrDir);
+    const backups = problem ? [] : await listBaseBackups(ctx.pitrDir!);
+    const window = retentionDays === null ? null : recoveryWindow(backups, retentionDays, now);
+    return {
+      enabled: retentionDays !== null,
+      problem: problem ?? (retentionDays !== null && !window ? PitrMessages.noBaseBackup : null),
+      retention_days: retentionDays,
+      earliest_recovery_time: window?.earliest.toISOString() ?? null,
+      latest_recovery_time: window?.latest.toISOString() ?? null,
+      base_backups: backups.reverse().map((b) => ({ completed_at: b.completedAt.toISOString(), size_bytes: b.sizeBytes })),
+    };
+  };
+
+  addRoute(app, pitrRoutes.pitrStatus, async ({ identity, params }) =>
+    pitrStatus(await caller(identity, params.ref, Permission.TenantSqlAdminRead), new Date()),
+  );
+
+  // As a backup restore, into a new project; its point-in-time backup is made while it comes up.
+  addRoute(app, pitrRoutes.restorePitr, async ({ identity, params, body }) => {
+    const project = await caller(identity, params.ref, Permission.ProjectAdminWrite);
+    if (project.status !== 'ACTIVE_HEALTHY') throw conflict(BackupMessages.projectNotActive);
+    const target = new Date(body.recovery_time_target);
+    const status = await pitrStatus(project, new Date());
+    if (!status.enabled) throw badRequest(PitrMessages.notEnabled);
+    if (status.problem) throw badRequest(status.problem);
+    if (target < new Date(status.earliest_recovery_time!) || target > new Date(status.latest_recovery_time!)) {
+      throw badRequest(PitrMessages.outsideWindow(status.earliest_recovery_time!, status.latest_recovery_time!));
+    }
+    // The new project's name and password are checked before the recovery is queued, as insertProject would.
+    const inputProblem = projectNameProblem(body.name) ?? newProjectPasswordProblem(body.db_pass);
+    if (inputProblem) throw badRequest(inputProblem);
+    const backup = (await insertBackup(ctx.db, { projectId: project.id, kind: 'point-in-time', createdBy: userOf(identity).sub, recoveryTarget: target }))!;
+    void runner.enqueuePointInTime(backup.id, project.id, target);
+    return restoreIntoNewProject(identity, project, backup.id, body, {
+      target: `Point in time ${target.toISOString()}`,
+      details: { recovery_time_target: target.toISOString(), backup: backup.id },
+    });
+  });
+
+  addRoute(app, backupRoutes.restoreBackup, async ({ identity, params, body }) => {
+    const project = await caller(identity, params.ref, Permission.ProjectAdminWrite);
+    const backup = await completedBackup(project.id, params.id);
+    return restoreIntoNewProject(identity, project, backup.id, body, { target: `Backup ${backup.id}`, details: {} });
   });
 }
 
