@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase, giveToServerUser, precompressFolder, startEmbeddedPostgres, walArchiveSettings, withDatabase, type EmbeddedServer } from '@dash/service-kit';
@@ -111,6 +111,8 @@ async function shutdown(code: number): Promise<never> {
 function archiveSettings(): Record<string, string> {
   const dir = path.join(dataDir(), 'pitr');
   try {
+    // The archive_command gzips each segment: without gzip every segment would fail to archive and stay in pg_wal.
+    execFileSync('gzip', ['--version'], { stdio: 'ignore' });
     const settings = walArchiveSettings(path.join(dir, 'wal'));
     mkdirSync(path.join(dir, 'wal'), { recursive: true });
     giveToServerUser(path.join(dir, 'wal'));
