@@ -129,6 +129,7 @@ export const PitrMessages = {
     "Point in time recovery needs the files of the database server: it is available with the dashboard's own Postgres (npm start without DATABASE_URL)",
   archiveOff: 'The database server does not archive its write-ahead log (archive_mode is off), so there is nothing to recover from',
   noBaseBackup: 'The first base backup is being made: the recovery window opens when it is done',
+  baseBackupFailed: (message: string) => `The base backup failed, so the recovery window cannot open (it is tried again every hour): ${message}`,
   outsideWindow: (earliest: string, latest: string) => `Choose a time between ${earliest} and ${latest}`,
   restoreStarted: (name: string, at: string) => `Restoring the database as of ${at} into new project ${name}`,
   restoreFailed: (message: string) => `Failed to start the point in time restore: ${message}`,

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -17,6 +17,7 @@ import {
   baseBackupFor,
   copyRuleOf,
   listBaseBackups,
+  PitrArchive,
   pitrArchiveOf,
   prunePlan,
   recoverySettings,
@@ -178,6 +179,17 @@ describe('point in time recovery on a real server', () => {
     expect(existsSync(path.join(data, 'postmaster.pid'))).toBe(false);
     expect(readdirSync(path.join(data, 'pg_wal'))).toEqual([]);
   }, 90_000);
+
+  it('keeps why a base backup failed, for the page to say instead of waiting', async () => {
+    // An archive folder whose `base` is a file: no base backup can be listed or written there.
+    const broken = path.join(dir, 'broken');
+    mkdirSync(broken);
+    writeFileSync(path.join(broken, 'base'), 'not a folder');
+    const archive = new PitrArchive(platform.ctx, broken);
+    await expect(archive.maintain()).rejects.toThrow(/ENOTDIR/);
+    expect(archive.lastFailure).toMatch(/ENOTDIR/);
+    expect(PitrMessages.baseBackupFailed(archive.lastFailure!)).toMatch(/^The base backup failed, so the recovery window cannot open/);
+  });
 
   it('restores the database as it was at the chosen second into a new project', async () => {
     await projectSql(ref, `create table public.ledger (id int primary key, entry text not null); insert into public.ledger values (1, 'before')`);

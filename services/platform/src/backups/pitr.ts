@@ -403,16 +403,25 @@ export class PitrArchive {
     return run;
   }
 
+  /** Why the last base backup or pruning failed (the page says so rather than wait), null once one works. */
+  lastFailure: string | null = null;
+
   /** A base backup when a project keeps a window and the newest is older than a day; then pruning. */
   maintain(now: () => Date = () => new Date()): Promise<void> {
     return this.serial(async () => {
       if (this.closed) return;
-      const retention = await longestRetention(this.ctx.db);
-      if (retention !== null) {
-        const newest = (await listBaseBackups(this.dir)).at(-1);
-        if (!newest || now().getTime() - newest.completedAt.getTime() >= BASE_BACKUP_INTERVAL_MS) await takeBaseBackup(this.ctx.adminUrl, this.dir);
+      try {
+        const retention = await longestRetention(this.ctx.db);
+        if (retention !== null) {
+          const newest = (await listBaseBackups(this.dir)).at(-1);
+          if (!newest || now().getTime() - newest.completedAt.getTime() >= BASE_BACKUP_INTERVAL_MS) await takeBaseBackup(this.ctx.adminUrl, this.dir);
+        }
+        await pruneArchive(this.dir, retention, now());
+        this.lastFailure = null;
+      } catch (error) {
+        this.lastFailure = (error as Error).message;
+        throw error;
       }
-      await pruneArchive(this.dir, retention, now());
     });
   }
 

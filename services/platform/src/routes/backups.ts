@@ -146,7 +146,7 @@ export async function backupRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: P
     const window = retentionDays === null ? null : recoveryWindow(backups, retentionDays, now);
     return {
       enabled: retentionDays !== null,
-      problem: problem ?? (retentionDays !== null && !window ? PitrMessages.noBaseBackup : null),
+      problem: problem ?? (retentionDays !== null && !window ? (archive?.lastFailure ? PitrMessages.baseBackupFailed(archive.lastFailure) : PitrMessages.noBaseBackup) : null),
       retention_days: retentionDays,
       earliest_recovery_time: window?.earliest.toISOString() ?? null,
       latest_recovery_time: window?.latest.toISOString() ?? null,
