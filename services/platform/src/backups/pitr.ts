@@ -355,9 +355,8 @@ export async function recoverAt({ adminUrl, pitrDir, target, dump }: RecoveryReq
   }
 }
 
-/** Why this server offers no recovery (null when it does): the archive folder, archiving, and the data directory on this machine. */
-export async function pitrProblem(adminUrl: string, pitrDir: string | null): Promise<string | null> {
-  if (!pitrDir) return PitrMessages.needsEmbeddedServer;
+/** Why this server offers no recovery (null when it does): archiving, and the data directory on this machine. */
+async function pitrProblem(adminUrl: string, pitrDir: string): Promise<string | null> {
   const client: pg.Client = standaloneClient({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
@@ -365,7 +364,7 @@ export async function pitrProblem(adminUrl: string, pitrDir: string | null): Pro
       `select current_setting('archive_mode') as archive_mode, current_setting('data_directory') as data_directory`,
     );
     if (rows[0]!.archive_mode === 'off') return PitrMessages.archiveOff;
-    if (!existsSync(path.join(rows[0]!.data_directory, 'PG_VERSION'))) return PitrMessages.needsEmbeddedServer;
+    if (!existsSync(path.join(rows[0]!.data_directory, 'PG_VERSION')) || !existsSync(path.join(pitrDir, WAL))) return PitrMessages.needsEmbeddedServer;
     return null;
   } finally {
     await client.end().catch(() => {});
@@ -412,7 +411,8 @@ export class PitrArchive {
       if (this.closed) return;
       try {
         const retention = await longestRetention(this.ctx.db);
-        if (retention !== null) {
+        // Without archiving a base backup could never be recovered from.
+        if (retention !== null && !(await this.problem())) {
           const newest = (await listBaseBackups(this.dir)).at(-1);
           if (!newest || now().getTime() - newest.completedAt.getTime() >= BASE_BACKUP_INTERVAL_MS) await takeBaseBackup(this.ctx.adminUrl, this.dir);
         }
@@ -423,6 +423,21 @@ export class PitrArchive {
         throw error;
       }
     });
+  }
+
+  private serverProblem: Promise<string | null> | null = null;
+
+  /**
+   * Why this server offers no recovery, or null (see pitrProblem): asked of the server once per process
+   * (its settings change only with a restart, which restarts the platform too), so a member's request
+   * never opens a superuser connection. A failed check is asked again next time.
+   */
+  problem(): Promise<string | null> {
+    this.serverProblem ??= pitrProblem(this.ctx.adminUrl, this.dir).catch((error: unknown) => {
+      this.serverProblem = null;
+      throw error;
+    });
+    return this.serverProblem;
   }
 
   /** The database as it was at `target`, dumped by `dump` from the recovered server (see recoverAt). */

@@ -20,7 +20,7 @@ import {
 import { addRoute, badRequest, conflict, notFound, userOf } from '@dash/service-kit';
 import { recordAudit } from '../audit';
 import { PgDumpUnavailableError, pgDumpProblem, pgDumpTool } from '../backups/pg-dump';
-import { listBaseBackups, pitrArchiveOf, pitrProblem, recoveryWindow } from '../backups/pitr';
+import { listBaseBackups, pitrArchiveOf, recoveryWindow } from '../backups/pitr';
 import { backupRunnerOf } from '../backups/runner';
 import type { PlatformContext } from '../context';
 import { backupContent, findBackup, insertBackup, listBackups } from '../db/backups';
@@ -141,8 +141,8 @@ export async function backupRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: P
   const pitrStatus = async (project: Project, now: Date): Promise<PitrStatus> => {
     const variant = (await selectedAddons(ctx.db, project.id)).find((addon) => addon.type === 'pitr')?.variant;
     const retentionDays = variant ? (PITR_RETENTION_DAYS[variant] ?? null) : null;
-    const problem = await pitrProblem(ctx.adminUrl, ctx.pitrDir);
-    const backups = problem ? [] : await listBaseBackups(ctx.pitrDir!);
+    const problem = archive ? await archive.problem() : PitrMessages.needsEmbeddedServer;
+    const backups = archive && !problem ? await listBaseBackups(archive.dir) : [];
     const window = retentionDays === null ? null : recoveryWindow(backups, retentionDays, now);
     return {
       enabled: retentionDays !== null,
