@@ -257,3 +257,22 @@ describe('publications', () => {
     failed(await call('DELETE', '/publications/1'), 404, 'Publication with id 1 not found');
   });
 });
+
+describe('whole lists kept as prepared statements', () => {
+  const publicFunctions = async () =>
+    ok<PgFunction[]>(await call('GET', '/functions'), databaseRoutes.listFunctions)
+      .filter((f) => f.schema === 'public')
+      .map((f) => f.name);
+
+  it('list what the catalog holds now, after DDL and after an editor run reset the connection', async () => {
+    // Past Postgres's five custom plans, so the list may run on its cached generic plan.
+    for (let i = 0; i < 6; i++) await publicFunctions();
+    await p.sql('create function public.listed_later() returns int language sql as $$ select 1 $$');
+    expect(await publicFunctions()).toContain('listed_later');
+    // An editor run ends with `discard all` on a pooled admin connection: its prepared statements go.
+    const run = await p.app.inject({ method: 'POST', url: '/default/sql/run', headers: as('owner'), payload: { query: 'select 1' } });
+    expect(run.statusCode).toBe(200);
+    await p.sql('drop function public.listed_later()');
+    expect(await publicFunctions()).not.toContain('listed_later');
+  });
+});

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { databaseRoutes, type PgFunction } from '@dash/contracts';
 import { addRoute, notFound, projectQuery } from '@dash/service-kit';
-import { sendJsonList } from '../db/catalog';
+import { sendJsonList, wholeList } from '../db/catalog';
 import { withDdlTransaction, type DdlTransaction } from '../db/ddl';
 import { functionBySignatureQuery, functionNameQuery, listFunctionsQuery } from '../sql/catalog/functions';
 import {
@@ -34,7 +34,7 @@ async function functionId(tx: DdlTransaction, signature: string): Promise<number
 }
 
 export async function functionRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
-  addRoute(app, databaseRoutes.listFunctions, async ({ params, query, reply }) => sendJsonList<PgFunction>(reply, ctx.pools, params.ref, listFunctionsQuery(query)));
+  addRoute(app, databaseRoutes.listFunctions, async ({ params, query, reply }) => sendJsonList<PgFunction>(reply, ctx.pools, params.ref, listFunctionsQuery(query), wholeList(query)));
 
   addRoute(app, databaseRoutes.getFunction, async ({ params }) => {
     const [fn] = await projectQuery<PgFunction>(ctx.pools, params.ref, listFunctionsQuery({ id: params.id }));

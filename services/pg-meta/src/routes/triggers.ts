@@ -28,6 +28,8 @@ async function triggerName(tx: DdlTransaction, id: number): Promise<{ name: stri
 }
 
 export async function triggerRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaContext }): Promise<void> {
+  // Not prepared (see `wholeList`): the generic plan of this list, with its joins in another order, ran
+  // about 0.6 ms slower (of 16 ms, on a loaded machine) than planning it each time.
   addRoute(app, databaseRoutes.listTriggers, async ({ params, query, reply }) => sendJsonList<PgTrigger>(reply, ctx.pools, params.ref, listTriggersQuery(query)));
 
   addRoute(app, databaseRoutes.getTrigger, async ({ params }) => {

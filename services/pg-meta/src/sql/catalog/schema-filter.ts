@@ -15,7 +15,13 @@ export function schemaCondition(params: Params, column: string, input: SchemaFil
   and ${column} <> all(${excluded}::text[])`;
 }
 
-/** `limit/offset` of a list: no limit unless given. */
+/**
+ * `limit/offset` of a list: no limit unless given. A whole list says `limit all` rather than nothing:
+ * with a limit clause Postgres computes costly columns (definitions) after the sort, so the sort moves
+ * narrow rows; and, unlike `limit $n`, it leaves no value for a prepared statement's generic plan to
+ * guess (it guesses a small page, and starts fast: see `wholeList`).
+ */
 export function pageClause(params: Params, input: { limit?: number; offset?: number }): string {
+  if (input.limit === undefined && input.offset === undefined) return 'limit all';
   return `limit ${params.add(input.limit ?? null)}::int8 offset ${params.add(input.offset ?? 0)}::int8`;
 }
