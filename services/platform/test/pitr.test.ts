@@ -24,6 +24,7 @@ import {
   recoveryWindow,
   type BaseBackup,
 } from '../src/backups/pitr';
+import { restoreProjectFromBackup } from '../src/backups/restore';
 import { projectRolesOf } from '../src/db/projects';
 import { projectRoleConnection } from '../src/projects';
 import { createProject } from '../src/provisioner';
@@ -244,7 +245,6 @@ describe('point in time recovery on a real server', () => {
       .values({ project_id: (await platform.ctx.db.selectFrom('projects').select('id').where('ref', '=', ref).executeTakeFirstOrThrow()).id, kind: 'point-in-time', recovery_target: new Date(), status: 'FAILED', error: 'no WAL' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const { restoreProjectFromBackup } = await import('../src/backups/restore');
     const project = await platform.ctx.db.selectFrom('projects').selectAll().where('ref', '=', ref).executeTakeFirstOrThrow();
     await expect(restoreProjectFromBackup(platform.ctx, { ...project, restore_from: row.id })).rejects.toThrow(BackupMessages.sourceFailed('no WAL'));
   });
