@@ -4,12 +4,18 @@
 // they are disk reads. Plus the storage service's and the gateway's RSS before and at peak while
 // transferring, and the CPU time each spends per GiB each way (a figure the machine's load does not
 // change, unlike the rates, when other work shares its cores).
+// The second anchor, bare-relay.mjs, moves the same file through a relay process into a store process
+// with nothing but Node sockets and files: what a Node gateway and storage service could reach at best on
+// this machine, whose cores the client, the relay and the store share.
 // Targets: at least 0.7x of dd's rate both ways; memory flat, under 100 MB.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createReadStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { memoryOf, resetPeakRss, round, timed, writeResult } from './pg-meta-harness.mjs';
 import { buildStack, REF, startStack } from './stack-harness.mjs';
 
@@ -85,6 +91,86 @@ function downloadFile(url, auth) {
   });
 }
 
+/** Starts `bare-relay.mjs <role> <arg>` and resolves to its process and port once it listens. */
+async function startBare(role, arg) {
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-relay.mjs');
+  const child = spawn(process.execPath, [script, role, String(arg)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  for await (const chunk of child.stdout) {
+    output += chunk;
+    const port = /listening (\d+)/.exec(output)?.[1];
+    if (port) return { child, port: Number(port) };
+  }
+  throw new Error(`bare-relay ${role} exited before listening: ${output}`);
+}
+
+/** A connection to the bare relay whose first byte says the way (see bare-relay.mjs). */
+async function bareConnection(port, way) {
+  const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  await once(socket, 'connect');
+  socket.write(way);
+  return socket;
+}
+
+/** Uploads `file` through the bare relay and waits for the store's answer (sent once its file is closed). */
+async function bareUpload(port, file) {
+  const socket = await bareConnection(port, 'U');
+  let answer = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (text) => (answer += text));
+  const ended = once(socket, 'end');
+  await pipeline(createReadStream(file, { highWaterMark: 1024 * 1024 }), socket);
+  await ended;
+  if (answer !== 'ok') throw new Error(`the bare store answered "${answer}"`);
+}
+
+/** Downloads the store's file through the bare relay; resolves to its size. */
+async function bareDownload(port) {
+  const socket = await bareConnection(port, 'D');
+  let bytes = 0;
+  socket.on('data', (chunk) => (bytes += chunk.length));
+  await once(socket, 'end');
+  socket.destroy();
+  return bytes;
+}
+
+/** RUNS uploads and downloads of `source` through the bare relay, each download from a cold cache. */
+async function bareRelayRates(source, dataDir) {
+  const store = await startBare('store', path.join(dataDir, 'bare-relay.bin'));
+  const relay = await startBare('relay', store.port);
+  const uploads = [];
+  const downloads = [];
+  const cpu = { store: { up: 0, down: 0 }, relay: { up: 0, down: 0 } };
+  /** Runs `transfer`, adding what the store and the relay spent on it to `cpu[…][way]`. */
+  const metered = async (way, transfer) => {
+    const before = { store: cpuSeconds(store.child.pid), relay: cpuSeconds(relay.child.pid) };
+    const outcome = await timed(transfer);
+    cpu.store[way] += cpuSeconds(store.child.pid) - before.store;
+    cpu.relay[way] += cpuSeconds(relay.child.pid) - before.relay;
+    return outcome;
+  };
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      execFileSync('dd', [`if=${source}`, 'of=/dev/null', 'bs=1M'], { stdio: 'pipe' });
+      uploads.push((await metered('up', () => bareUpload(relay.port, source))).ms);
+      dropCaches();
+      const down = await metered('down', () => bareDownload(relay.port));
+      if (down.result !== SIZE) throw new Error(`the bare relay sent ${down.result} bytes, expected ${SIZE}`);
+      downloads.push(down.ms);
+    }
+  } finally {
+    relay.child.kill();
+    store.child.kill();
+    rmSync(path.join(dataDir, 'bare-relay.bin'), { force: true });
+  }
+  const perGiB = (seconds) => round(seconds / RUNS, 2);
+  return {
+    uploads,
+    downloads,
+    cpuSecPerGiB: { store: { up: perGiB(cpu.store.up), down: perGiB(cpu.store.down) }, relay: { up: perGiB(cpu.relay.up), down: perGiB(cpu.relay.down) } },
+  };
+}
+
 export default async function storageTransfer() {
   buildStack();
   const stack = await startStack();
@@ -130,6 +216,7 @@ export default async function storageTransfer() {
     }
     const storageMemory = memoryOf(storagePid);
     const gatewayMemory = memoryOf(gatewayPid);
+    const bare = await bareRelayRates(source, stack.dataDir);
     rmSync(source, { force: true });
 
     const best = (values) => Math.min(...values);
@@ -137,6 +224,8 @@ export default async function storageTransfer() {
     const ddRead = GiB(SIZE, best(dd.map((d) => d.readMs)));
     const upload = GiB(SIZE, best(uploads));
     const download = GiB(SIZE, best(downloads));
+    const bareUp = GiB(SIZE, best(bare.uploads));
+    const bareDown = GiB(SIZE, best(bare.downloads));
     const result = {
       sizeBytes: SIZE,
       runs: RUNS,
@@ -147,6 +236,11 @@ export default async function storageTransfer() {
       downloadGiBps: round(download, 3),
       uploadVsDd: round(upload / ddWrite, 2),
       downloadVsDd: round(download / ddRead, 2),
+      bareRelayUploadGiBps: round(bareUp, 3),
+      bareRelayDownloadGiBps: round(bareDown, 3),
+      uploadVsBareRelay: round(upload / bareUp, 2),
+      downloadVsBareRelay: round(download / bareDown, 2),
+      bareRelayCpuSecPerGiB: bare.cpuSecPerGiB,
       storageIdleRssMb: round(idleRss.storage),
       storagePeakRssMb: round(storageMemory.peakRssMb),
       gatewayIdleRssMb: round(idleRss.gateway),
@@ -159,12 +253,15 @@ export default async function storageTransfer() {
       downloadMs: downloads.map((ms) => round(ms)),
     };
     console.table([
-      { what: 'upload through the gateway', 'GiB/s': result.uploadGiBps, 'dd GiB/s': result.ddWriteGiBps, 'x of dd': result.uploadVsDd, target: '>= 0.7x' },
-      { what: 'download through the gateway', 'GiB/s': result.downloadGiBps, 'dd GiB/s': result.ddReadGiBps, 'x of dd': result.downloadVsDd, target: '>= 0.7x' },
+      { what: 'upload through the gateway', 'GiB/s': result.uploadGiBps, 'dd GiB/s': result.ddWriteGiBps, 'x of dd': result.uploadVsDd, target: '>= 0.7x', 'bare relay GiB/s': result.bareRelayUploadGiBps, 'x of relay': result.uploadVsBareRelay },
+      { what: 'download through the gateway', 'GiB/s': result.downloadGiBps, 'dd GiB/s': result.ddReadGiBps, 'x of dd': result.downloadVsDd, target: '>= 0.7x', 'bare relay GiB/s': result.bareRelayDownloadGiBps, 'x of relay': result.downloadVsBareRelay },
     ]);
+    console.log(`bare relay (sockets and a file, no HTTP) vs dd: upload ${round(bareUp / ddWrite, 2)}x, download ${round(bareDown / ddRead, 2)}x`);
     console.log(`RSS before → peak: storage ${result.storageIdleRssMb} → ${result.storagePeakRssMb} MB, gateway ${result.gatewayIdleRssMb} → ${result.gatewayPeakRssMb} MB (target flat, < 100 MB)`);
     const perGiB = (way) => `storage ${result.storageCpuSecPerGiB[way]} s, gateway ${result.gatewayCpuSecPerGiB[way]} s`;
     console.log(`CPU per GiB: upload ${perGiB('up')}; download ${perGiB('down')} (load average ${result.loadAverage.join(' ')})`);
+    const bareCpu = bare.cpuSecPerGiB;
+    console.log(`bare relay CPU per GiB: upload store ${bareCpu.store.up} s, relay ${bareCpu.relay.up} s; download store ${bareCpu.store.down} s, relay ${bareCpu.relay.down} s`);
     console.log(`results: ${writeResult('storage-transfer', result)}`);
   } finally {
     await stack.stop();
