@@ -11,11 +11,11 @@
 // with @module-federation/enhanced downloads and the single bundle does not.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { brotliCompressSync, constants as zlib } from 'node:zlib';
-import { SourceMapConsumer } from 'source-map-js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { SourceMapConsumer } from 'source-map-js';
 import { median, round, writeResult } from './pg-meta-harness.mjs';
 import { buildStack, REF, startStack } from './stack-harness.mjs';
 
@@ -138,7 +138,7 @@ async function coldVisit(browser, { url, cookie, tableId, identity }) {
       allKB: sum(all) / 1024,
       compressedScripts: scripts.filter((r) => r.encoding !== 'identity').length,
       // Which files they were, to see where the bytes go.
-      scriptFiles: scripts.map((r) => ({ url: r.url.replace(/^https?:\/\/[^/]+/, ''), kb: Math.round(r.bytes / 102.4) / 10 })),
+      scriptFiles: scripts.map((r) => ({ url: r.url.replace(/^https?:\/\/[^/]+/, ''), kb: round(r.bytes / 1024) })),
     };
   } finally {
     await context.close();

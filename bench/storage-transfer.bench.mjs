@@ -91,6 +91,35 @@ function downloadFile(url, auth) {
   });
 }
 
+/**
+ * RUNS uploads of `source` and downloads of what they stored, each download from a cold cache: the times
+ * and the CPU seconds per GiB each process in `pids` (name → pid) spent each way.
+ */
+async function transferRuns(source, pids, { upload, download }) {
+  const uploads = [];
+  const downloads = [];
+  const cpu = Object.fromEntries(Object.keys(pids).map((name) => [name, { up: 0, down: 0 }]));
+  /** Runs `transfer`, adding what each process spent on it to `cpu[…][way]`. */
+  const metered = async (way, transfer) => {
+    const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
+    const outcome = await timed(transfer);
+    for (const [name, pid] of Object.entries(pids)) cpu[name][way] += cpuSeconds(pid) - before[name];
+    return outcome;
+  };
+  for (let i = 0; i < RUNS; i++) {
+    // dd's source (/dev/zero) costs nothing to read: the upload's source is read into the cache first.
+    execFileSync('dd', [`if=${source}`, 'of=/dev/null', 'bs=1M'], { stdio: 'pipe' });
+    uploads.push((await metered('up', upload)).ms);
+    // The stored file's pages are cached from the upload: the download reads from the disk, like dd's.
+    dropCaches();
+    const down = await metered('down', download);
+    if (down.result !== SIZE) throw new Error(`downloaded ${down.result} bytes, expected ${SIZE}`);
+    downloads.push(down.ms);
+  }
+  const perGiB = ({ up, down }) => ({ up: round(up / RUNS, 2), down: round(down / RUNS, 2) });
+  return { uploads, downloads, cpuSecPerGiB: Object.fromEntries(Object.entries(cpu).map(([name, seconds]) => [name, perGiB(seconds)])) };
+}
+
 /** Starts `bare-relay.mjs <role> <arg>` and resolves to its process and port once it listens. */
 async function startBare(role, arg) {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-relay.mjs');
@@ -134,41 +163,20 @@ async function bareDownload(port) {
   return bytes;
 }
 
-/** RUNS uploads and downloads of `source` through the bare relay, each download from a cold cache. */
+/** The transfer runs of `source` through the bare relay, with the store's and the relay's CPU per GiB. */
 async function bareRelayRates(source, dataDir) {
   const store = await startBare('store', path.join(dataDir, 'bare-relay.bin'));
   const relay = await startBare('relay', store.port);
-  const uploads = [];
-  const downloads = [];
-  const cpu = { store: { up: 0, down: 0 }, relay: { up: 0, down: 0 } };
-  /** Runs `transfer`, adding what the store and the relay spent on it to `cpu[…][way]`. */
-  const metered = async (way, transfer) => {
-    const before = { store: cpuSeconds(store.child.pid), relay: cpuSeconds(relay.child.pid) };
-    const outcome = await timed(transfer);
-    cpu.store[way] += cpuSeconds(store.child.pid) - before.store;
-    cpu.relay[way] += cpuSeconds(relay.child.pid) - before.relay;
-    return outcome;
-  };
   try {
-    for (let i = 0; i < RUNS; i++) {
-      execFileSync('dd', [`if=${source}`, 'of=/dev/null', 'bs=1M'], { stdio: 'pipe' });
-      uploads.push((await metered('up', () => bareUpload(relay.port, source))).ms);
-      dropCaches();
-      const down = await metered('down', () => bareDownload(relay.port));
-      if (down.result !== SIZE) throw new Error(`the bare relay sent ${down.result} bytes, expected ${SIZE}`);
-      downloads.push(down.ms);
-    }
+    return await transferRuns(source, { store: store.child.pid, relay: relay.child.pid }, {
+      upload: () => bareUpload(relay.port, source),
+      download: () => bareDownload(relay.port),
+    });
   } finally {
     relay.child.kill();
     store.child.kill();
     rmSync(path.join(dataDir, 'bare-relay.bin'), { force: true });
   }
-  const perGiB = (seconds) => round(seconds / RUNS, 2);
-  return {
-    uploads,
-    downloads,
-    cpuSecPerGiB: { store: { up: perGiB(cpu.store.up), down: perGiB(cpu.store.down) }, relay: { up: perGiB(cpu.relay.up), down: perGiB(cpu.relay.down) } },
-  };
 }
 
 export default async function storageTransfer() {
@@ -192,28 +200,10 @@ export default async function storageTransfer() {
     resetPeakRss(storagePid);
     resetPeakRss(gatewayPid);
 
-    const uploads = [];
-    const downloads = [];
-    const cpu = { storage: { up: 0, down: 0 }, gateway: { up: 0, down: 0 } };
-    /** Runs `transfer`, adding what the storage service and the gateway spent on it to `cpu[…][way]`. */
-    const metered = async (way, transfer) => {
-      const before = { storage: cpuSeconds(storagePid), gateway: cpuSeconds(gatewayPid) };
-      const outcome = await timed(transfer);
-      cpu.storage[way] += cpuSeconds(storagePid) - before.storage;
-      cpu.gateway[way] += cpuSeconds(gatewayPid) - before.gateway;
-      return outcome;
-    };
-    for (let i = 0; i < RUNS; i++) {
-      // dd's source (/dev/zero) costs nothing to read: the upload's source is read into the cache first.
-      execFileSync('dd', [`if=${source}`, 'of=/dev/null', 'bs=1M'], { stdio: 'pipe' });
-      const up = await metered('up', () => uploadFile(objectUrl, auth, source));
-      uploads.push(up.ms);
-      // The stored file's pages are cached from the upload: the download reads from the disk, like dd's.
-      dropCaches();
-      const down = await metered('down', () => downloadFile(objectUrl, auth));
-      if (down.result !== SIZE) throw new Error(`downloaded ${down.result} bytes, expected ${SIZE}`);
-      downloads.push(down.ms);
-    }
+    const { uploads, downloads, cpuSecPerGiB } = await transferRuns(source, { storage: storagePid, gateway: gatewayPid }, {
+      upload: () => uploadFile(objectUrl, auth, source),
+      download: () => downloadFile(objectUrl, auth),
+    });
     const storageMemory = memoryOf(storagePid);
     const gatewayMemory = memoryOf(gatewayPid);
     const bare = await bareRelayRates(source, stack.dataDir);
@@ -246,8 +236,8 @@ export default async function storageTransfer() {
       gatewayIdleRssMb: round(idleRss.gateway),
       gatewayPeakRssMb: round(gatewayMemory.peakRssMb),
       // CPU seconds per GiB (all runs together), upload and download.
-      storageCpuSecPerGiB: { up: round(cpu.storage.up / RUNS, 2), down: round(cpu.storage.down / RUNS, 2) },
-      gatewayCpuSecPerGiB: { up: round(cpu.gateway.up / RUNS, 2), down: round(cpu.gateway.down / RUNS, 2) },
+      storageCpuSecPerGiB: cpuSecPerGiB.storage,
+      gatewayCpuSecPerGiB: cpuSecPerGiB.gateway,
       loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
       uploadMs: uploads.map((ms) => round(ms)),
       downloadMs: downloads.map((ms) => round(ms)),
