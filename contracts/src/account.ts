@@ -80,6 +80,10 @@ const MfaCodeBody = Type.Object({ code: Type.String({ minLength: 6, maxLength: 3
 const FactorParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 const RecoveryCodes = Type.Array(Type.String());
 
+/**
+ * Creating and revoking access tokens and managing two-factor authentication are `access.sessionOnly`: a
+ * personal access token may list tokens and factors but not change them.
+ */
 export const accountRoutes = {
   getProfile: defineRoute({
     service: 'platform',
@@ -111,7 +115,7 @@ export const accountRoutes = {
     body: AccessTokenCreate,
     response: Type.Object({ token: AccessToken, secret: Type.String() }),
     status: 201,
-    access: access.signedIn,
+    access: access.sessionOnly,
   }),
   revokeAccessToken: defineRoute({
     service: 'platform',
@@ -119,7 +123,7 @@ export const accountRoutes = {
     url: '/profile/access-tokens/:id',
     params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
     response: Ok,
-    access: access.signedIn,
+    access: access.sessionOnly,
   }),
   listMfaFactors: defineRoute({
     service: 'platform',
@@ -142,7 +146,7 @@ export const accountRoutes = {
     ),
     response: Type.Object({ factor: MfaFactor, secret: Type.String(), uri: Type.String() }),
     status: 201,
-    access: access.signedIn,
+    access: access.sessionOnly,
   }),
   /** Confirms an enrolment with a TOTP code: the factor is verified, this session reaches aal2, recovery codes are shown once. */
   verifyMfaFactor: defineRoute({
@@ -152,7 +156,7 @@ export const accountRoutes = {
     params: FactorParams,
     body: MfaCodeBody,
     response: Type.Object({ factor: MfaFactor, recovery_codes: RecoveryCodes }),
-    access: access.signedIn,
+    access: access.sessionOnly,
   }),
   removeMfaFactor: defineRoute({
     service: 'platform',
@@ -160,7 +164,7 @@ export const accountRoutes = {
     url: '/profile/mfa/factors/:id',
     params: FactorParams,
     response: Ok,
-    access: access.signedIn,
+    access: access.sessionOnly,
   }),
   /** New recovery codes replace every earlier one (shown once). */
   regenerateRecoveryCodes: defineRoute({
@@ -168,7 +172,7 @@ export const accountRoutes = {
     method: 'POST',
     url: '/profile/mfa/recovery-codes',
     response: Type.Object({ recovery_codes: RecoveryCodes }),
-    access: access.signedIn,
+    access: access.sessionOnly,
   }),
   /** Sign-in's second step (/sign-in-mfa): a TOTP or recovery code raises the session to aal2. */
   verifyMfa: defineRoute({
@@ -177,7 +181,7 @@ export const accountRoutes = {
     url: '/auth/mfa/verify',
     body: MfaCodeBody,
     response: Type.Composite([Type.Object({ user: User }), SessionAssurance]),
-    access: access.signedIn,
+    access: access.sessionOnly,
   }),
 };
 

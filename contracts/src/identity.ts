@@ -3,6 +3,11 @@ import { ROLES } from './permissions';
 
 export const OrgRoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
 
+/** How the gateway knew the user: a browser's session cookie, or a personal access token (`Authorization: Bearer`). */
+export const CREDENTIAL_KINDS = ['session', 'access_token'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+export const CredentialKindSchema = Type.Union(CREDENTIAL_KINDS.map((k) => Type.Literal(k)));
+
 /**
  * The short-lived identity the gateway signs for each request it forwards (header
  * `x-dash-identity`), or that one service signs for another. Services trust nothing else.
@@ -14,6 +19,11 @@ export const Identity = Type.Union([
     email: Type.String(),
     /** The member's role per project ref. */
     projects: Type.Record(Type.String(), OrgRoleSchema),
+    /**
+     * The credential the request came with. `access_token` is refused by session-only routes (see
+     * `AccessRule`); absent counts as a session, as identities were signed before the field existed.
+     */
+    credential: Type.Optional(CredentialKindSchema),
     exp: Type.Integer(),
   }),
   Type.Object({ kind: Type.Literal('service'), sub: Type.String(), exp: Type.Integer() }),

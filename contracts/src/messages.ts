@@ -175,6 +175,8 @@ export const ServiceMessages = {
   malformedRequest: 'The request is not valid HTTP',
   crossSite: 'Cross-site requests are not allowed',
   internalOnly: 'This route is only for services of the platform',
+  sessionOnly:
+    'A personal access token cannot manage access tokens, two-factor authentication or sign-in details: sign in to the dashboard to do this',
   /** The database connection failed (a restart, a crash, a full server): the client may simply retry. */
   databaseUnavailable: 'The database is unavailable (it may be restarting); try again in a few seconds',
   policyNotFound: (id: number | string) => `Cannot find policy with id ${id}`,

@@ -74,14 +74,16 @@ export function projectRole(projects: Readonly<Record<string, OrgRole>>, ref: st
 }
 
 /**
- * Who may call a route: anyone (`public`), any signed-in user (`signed_in`), another service of the
+ * Who may call a route: anyone (`public`), any signed-in user (`signed_in`; with `sessionOnly`, only
+ * through a browser session, never a personal access token: a token must not mint or revoke tokens or
+ * change how its user signs in, or a leaked one could outlive its revocation), another service of the
  * platform (`internal`), a member of the route's project (`:ref`) holding a permission, or an app
  * holding one of the project's API keys or a user JWT signed with the project's secret (`project_key`:
  * the service owning the route verifies the token, and the database role it names decides the rest).
  */
 export type AccessRule =
   | { kind: 'public' }
-  | { kind: 'signed_in' }
+  | { kind: 'signed_in'; sessionOnly?: true }
   | { kind: 'internal' }
   | { kind: 'project'; permission: PermissionName }
   | { kind: 'project_key' };
@@ -89,6 +91,8 @@ export type AccessRule =
 export const access = {
   public: { kind: 'public' } as AccessRule,
   signedIn: { kind: 'signed_in' } as AccessRule,
+  /** Signed in through a browser session: a personal access token is refused (403). */
+  sessionOnly: { kind: 'signed_in', sessionOnly: true } as AccessRule,
   internal: { kind: 'internal' } as AccessRule,
   project: (permission: PermissionName): AccessRule => ({ kind: 'project', permission }),
   projectKey: { kind: 'project_key' } as AccessRule,

@@ -203,6 +203,7 @@ function enforceAccess(rule: Exclude<AccessRule, { kind: 'project_key' }>, reque
       return;
     case 'signed_in':
       if (identity?.kind !== 'user') throw new HttpError(401, ServiceMessages.signInRequired);
+      if (rule.sessionOnly && identity.credential === 'access_token') throw new HttpError(403, ServiceMessages.sessionOnly);
       return;
     case 'project': {
       if (identity?.kind !== 'user') throw new HttpError(401, ServiceMessages.signInRequired);

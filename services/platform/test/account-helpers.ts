@@ -1,5 +1,6 @@
-import { platformRoutes, SESSION_COOKIE, type OrgRole, type RouteReply } from '@dash/contracts';
-import { forwardedFrom, serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
+import { IDENTITY_HEADER, platformRoutes, SESSION_COOKIE, type OrgRole, type RouteReply } from '@dash/contracts';
+import { signIdentity } from '@dash/service-kit';
+import { forwardedFrom, serviceHeaders, TEST_SECRET, userHeaders } from '@dash/service-kit/dist/testing';
 import { createOrg, createUser, expectContract, insertProjectRow, PASSWORD, type TestPlatform } from './helpers';
 
 export type Resolved = RouteReply<typeof platformRoutes.resolveSession>;
@@ -44,6 +45,12 @@ export async function signInAs(platform: TestPlatform, email: string): Promise<B
 /** What the gateway sends for a session: a signed identity of its user and the cookie (the platform reads it). */
 export function browserHeaders(token: string, resolved: Resolved): Record<string, string> {
   return { ...userHeaders(resolved.projects, resolved.user.id, resolved.user.email), cookie: `${SESSION_COOKIE}=${token}` };
+}
+
+/** What the gateway sends for a personal access token: an identity that says it came from one, and no cookie. */
+export function tokenHeaders(resolved: Resolved): Record<string, string> {
+  const { id, email } = resolved.user;
+  return { [IDENTITY_HEADER]: signIdentity(TEST_SECRET, { kind: 'user', sub: id, email, projects: resolved.projects, credential: 'access_token' }) };
 }
 
 /** The gateway's lookup of a session cookie or an access token. */
