@@ -46,6 +46,8 @@ export interface Upstreams {
   ingestFailure: number | null;
   /** Milliseconds the pg-meta stub's /health waits before answering. */
   slowHealthMs: number;
+  /** Milliseconds the platform stub waits before answering a session or status look-up. */
+  slowLookupMs: number;
   /** Project statuses the platform stub's internal status route knows (others are 404); 'fail' answers 500. */
   projectStatuses: Map<string, 'ACTIVE_HEALTHY' | 'COMING_UP' | 'INACTIVE' | 'fail'>;
   statusCalls: string[];
@@ -69,6 +71,7 @@ export async function startUpstreams(): Promise<Upstreams> {
     ingestCalls: 0,
     ingestFailure: null,
     slowHealthMs: 0,
+    slowLookupMs: 0,
     projectStatuses: new Map(),
     statusCalls: [],
   };
@@ -94,6 +97,7 @@ export async function startUpstreams(): Promise<Upstreams> {
         if (identityOf(request.headers)?.kind !== 'service') return reply.status(403).send({ message: 'internal only' });
         const { token, kind } = request.body as { token: string; kind?: 'session' | 'access_token' };
         state.resolveCalls.push(token);
+        if (state.slowLookupMs) await new Promise((r) => setTimeout(r, state.slowLookupMs));
         const session = (kind === 'access_token' ? state.accessTokens : state.sessions).get(token);
         if (!session) return reply.status(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Sign in to continue' });
         return { aal: 'aal1', nextLevel: 'aal1', ...session };
@@ -102,6 +106,7 @@ export async function startUpstreams(): Promise<Upstreams> {
         if (identityOf(request.headers)?.kind !== 'service') return reply.status(403).send({ message: 'internal only' });
         const { ref } = request.params as { ref: string };
         state.statusCalls.push(ref);
+        if (state.slowLookupMs) await new Promise((r) => setTimeout(r, state.slowLookupMs));
         const status = state.projectStatuses.get(ref);
         if (status === 'fail') return reply.status(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'failing on purpose' });
         if (!status) return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: 'Project not found' });

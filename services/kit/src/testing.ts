@@ -238,3 +238,4 @@ export class OwnPostgres {
     if (error) throw new Error(`${command} failed: ${error}`);
   }
 }
+export { ABORT_MODES, abortPlan, prng, sendAndAbort, type AbortMode, type AbortPlan, type AbortRequest } from './abort-client';

@@ -205,6 +205,10 @@ function forwardedBody(raw: IncomingMessage): Readable {
       callback(error);
     },
   });
+  // The body fails when the client goes away. Until the service's HTTP client takes it (its own listener
+  // then learns of it), nobody else listens: the gateway may still be checking the caller's credential
+  // or project, and an 'error' event without a listener would end the process.
+  body.on('error', () => {});
   raw.on('data', forward);
   raw.once('end', () => body.push(null));
   raw.once('error', (error) => body.destroy(error));
