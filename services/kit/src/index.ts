@@ -4,6 +4,7 @@ export * from './identity';
 export * from './db';
 export * from './config';
 export * from './project-bootstrap';
+export * from './service-roles';
 export * from './project-pools';
 export * from './postgres';
 export * from './cookies';
