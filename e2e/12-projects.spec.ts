@@ -110,7 +110,7 @@ test('a Read-only member cannot pause or delete; the owner deletes with a typed 
   await expect(page.getByRole('button', { name: 'Delete project' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Pause project' })).toBeDisabled();
   expect((await page.request.post(`/api/platform/projects/${ref}/pause`)).status()).toBe(403);
-  expect((await page.request.delete(`/api/platform/projects/${ref}`)).status()).toBe(403);
+  expect((await page.request.delete(`/api/platform/projects/${ref}`, { data: { name: 'Orders' } })).status()).toBe(403);
 
   await page.context().clearCookies();
   await signIn(page, 'owner@example.com');

@@ -71,6 +71,8 @@ export const ProjectMessages = {
   comingUpBanner: 'This project is coming up',
   confirmDeleteTitle: (name: string) => `Confirm deletion of project ${name}`,
   cannotRecoverProject: 'You cannot recover this project once deleted',
+  /** The 400 of a deletion whose body does not name the project. */
+  deleteNameMismatch: 'The name given does not match the project name: send {"name": "<project name>"} to confirm the deletion',
   projectDataLost: 'Its database, tables, files and settings are deleted for good.',
   confirmPauseTitle: (name: string) => `Pause project ${name}?`,
   pauseExplanation: 'The database stops accepting connections and its APIs answer 503 until you restore the project. Nothing is deleted.',
@@ -200,12 +202,17 @@ export const projectLifecycleRoutes = {
     response: ProjectLifecycle,
     access: access.project(Permission.ProjectAdminWrite),
   }),
-  /** Deletes the platform's row (and everything kept for the project), then drops its database and roles. */
+  /**
+   * Deletes the platform's row (and everything kept for the project), then drops its database and roles.
+   * The body names the project (`{ "name": "<its name>" }`): a call meant for another project, or made
+   * without looking, deletes nothing (400).
+   */
   deleteProject: defineRoute({
     service: 'platform',
     method: 'DELETE',
     url: '/projects/:ref',
     params: RefParams,
+    body: Type.Object({ name: Type.String({ maxLength: PROJECT_NAME_MAX }) }, { additionalProperties: false }),
     response: Ok,
     access: access.project(Permission.ProjectAdminWrite),
   }),

@@ -261,6 +261,8 @@ describe('general settings', () => {
     });
     await waitFor(() => expect(page.location()).toBe('/projects'));
     expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+    // The platform deletes only when the request names the project.
+    expect(calls.find((c) => c.method === 'DELETE')!.body).toEqual({ name: project.name });
   });
 
   it('disables the lifecycle actions for developers, with the reason', async () => {

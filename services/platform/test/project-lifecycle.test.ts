@@ -284,36 +284,47 @@ describe('a project whose creation fails part-way', () => {
 });
 
 describe('deleting a project', () => {
-  const remove = (ref: string, user: User) => call('DELETE', `/projects/${ref}`, user);
+  const remove = (ref: string, user: User, name: string) => call('DELETE', `/projects/${ref}`, user, { name });
   const rolesOf = async (database: string) =>
     (await query<{ rolname: string }>(testServerUrl(), 'select rolname from pg_roles where starts_with(rolname, $1)', [database])).map((r) => r.rolname);
 
   it('refuses developers, read-only members and non-members', async () => {
     const ref = await activeProject('Kept');
-    expectError(routes.deleteProject, await remove(ref, users.developer), 403, ServiceMessages.forbidden);
-    expectError(routes.deleteProject, await remove(ref, users.read_only), 403, ServiceMessages.forbidden);
-    expectError(routes.deleteProject, await remove(ref, users.outsider), 404, ServiceMessages.projectNotFound);
+    expectError(routes.deleteProject, await remove(ref, users.developer, 'Kept'), 403, ServiceMessages.forbidden);
+    expectError(routes.deleteProject, await remove(ref, users.read_only, 'Kept'), 403, ServiceMessages.forbidden);
+    expectError(routes.deleteProject, await remove(ref, users.outsider, 'Kept'), 404, ServiceMessages.projectNotFound);
     expect((await rowOf(ref)).status).toBe('ACTIVE_HEALTHY');
+  });
+
+  it("needs the project's name in the body: a wrong or missing name deletes nothing (400)", async () => {
+    const ref = await activeProject('Precious');
+    expectError(routes.deleteProject, await remove(ref, users.owner, 'Other'), 400, ProjectMessages.deleteNameMismatch);
+    expectError(routes.deleteProject, await remove(ref, users.owner, 'precious'), 400, ProjectMessages.deleteNameMismatch);
+    expectError(routes.deleteProject, await remove(ref, users.owner, ''), 400, ProjectMessages.deleteNameMismatch);
+    expectError(routes.deleteProject, await call('DELETE', `/projects/${ref}`, users.owner, {}), 400, /name/);
+    expectError(routes.deleteProject, await call('DELETE', `/projects/${ref}`, users.owner), 400);
+    expect((await rowOf(ref)).status).toBe('ACTIVE_HEALTHY');
+    expect(await databasesWithPrefix(`${platform.prefix}${ref}`)).toHaveLength(1);
   });
 
   it('deletes the row, then drops the database and its roles', async () => {
     const ref = await activeProject('Doomed');
     const database = `${platform.prefix}${ref}`;
     expect(await rolesOf(database)).toHaveLength(3);
-    expect(expectContract(routes.deleteProject, await remove(ref, users.administrator))).toEqual({ ok: true });
+    expect(expectContract(routes.deleteProject, await remove(ref, users.administrator, 'Doomed'))).toEqual({ ok: true });
     expect(await platform.ctx.db.selectFrom('projects').select('id').where('ref', '=', ref).executeTakeFirst()).toBeUndefined();
     expect(await databasesWithPrefix(database)).toEqual([]);
     expect(await rolesOf(database)).toEqual([]);
     expect((await auditOf(ref)).at(-1)).toEqual({ action: 'project.deleted', actor_email: 'administrator@example.com', target: 'Doomed', details: {} });
     expectError(routes.projectLifecycle, await call('GET', `/projects/${ref}/lifecycle`, users.owner), 404);
-    expectError(routes.deleteProject, await remove(ref, users.owner), 404, ServiceMessages.projectNotFound);
+    expectError(routes.deleteProject, await remove(ref, users.owner, 'Doomed'), 404, ServiceMessages.projectNotFound);
   });
 
   it('deletes a project that never came up, and its half-made database', async () => {
     const row = await insertProject(platform.ctx, { name: 'Stuck', orgId, databasePassword: PASSWORD, actor: users.owner });
     const database = databaseOf(decryptConnection(platform.ctx, row));
     await ensureDatabase(testServerUrl(), database);
-    expectContract(routes.deleteProject, await remove(row.ref, users.owner));
+    expectContract(routes.deleteProject, await remove(row.ref, users.owner, 'Stuck'));
     expect(await databasesWithPrefix(database)).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import { useDeleteProjectMutation } from '../api/project-lifecycle';
 
 /**
  * Deleting a project: the user types its ref (shown, and unique, unlike its name) to confirm; then the
- * platform deletes it with its database and the user lands on the projects page.
+ * platform deletes it with its database (the request names the project too, as the platform requires)
+ * and the user lands on the projects page.
  */
 export function DeleteProjectDialog({ project, onClose }: { project: Pick<Project, 'ref' | 'name'>; onClose: () => void }) {
   const navigate = useNavigate();
@@ -15,7 +16,7 @@ export function DeleteProjectDialog({ project, onClose }: { project: Pick<Projec
 
   const onConfirm = async () => {
     try {
-      await deleteProject({ ref: project.ref }).unwrap();
+      await deleteProject({ ref: project.ref, name: project.name }).unwrap();
     } catch (error) {
       toast('error', ProjectMessages.deleteFailed(errorMessage(error)));
       return;

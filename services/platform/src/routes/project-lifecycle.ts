@@ -113,10 +113,12 @@ export async function projectLifecycleRoutesPlugin(app: FastifyInstance, { ctx }
 
   // The row goes first (with everything the platform keeps for the project), so nobody sees a project
   // without a database; then any provisioning under way ends and the database and its roles are dropped.
-  addRoute(app, projectLifecycleRoutes.deleteProject, async ({ identity, params, request }) => {
+  addRoute(app, projectLifecycleRoutes.deleteProject, async ({ identity, params, body, request }) => {
     const project = await memberProject(ctx, identity, params.ref, Permission.ProjectAdminWrite);
     const database = await ctx.db.transaction().execute(async (trx) => {
       const row = await lockedRow(trx, project.ref);
+      // Checked on the locked row: a rename at the same moment makes the old name wrong.
+      if (body.name !== row.name) throw badRequest(ProjectMessages.deleteNameMismatch);
       await trx.deleteFrom('projects').where('id', '=', row.id).execute();
       await recordAudit(trx, { ...auditOf(identity, project, row), action: 'project.deleted', target: row.name });
       return databaseOfProject(ctx, row);
