@@ -14,6 +14,15 @@ export const Messages = {
   storageNotOnPreviewBranches: 'Storage is not available on preview branches for now',
   queryEmpty: 'This query is empty',
   queryHasNul: 'The query contains the NUL character (\\u0000), which Postgres cannot take',
+  /** A read-only run (a Read-only member's, a report block's) that would end or change its transaction. */
+  readOnlyRunRefused: (statement: string) =>
+    `${statement} is not allowed in a read-only run: it may not end or change its read-only transaction, nor run DO or CALL`,
+  /** How a SQL editor run ended when Postgres stopped it (SQLSTATE 57014, 57P01, 57P02). */
+  queryCancelled: 'The query was cancelled on request: Cancel in the editor, or pg_cancel_backend from another session',
+  queryTimedOut: 'The query was cancelled because it ran longer than the statement timeout',
+  queryTerminated:
+    'The query was ended by an administrator: its database session was terminated (Abort in Running queries, pg_terminate_backend, or the database shutting down)',
+  queryCrashEnded: 'The query was ended because another database process crashed and the database is restarting; try again in a few seconds',
   noTablesAccess: 'view tables from this project',
   noLogsAccess: "access your project's logs explorer",
   needPermissionsCreateBuckets: 'You need additional permissions to create buckets',

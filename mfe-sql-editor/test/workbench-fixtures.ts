@@ -1,6 +1,6 @@
 // Replies of the SQL editor's run, explain, export and completion routes for the workbench's tests, as
 // pg-meta sends them (module.contract.test.ts checks them against the contracts' schemas).
-import type { CompletionCatalog, ErrorReply, QueryPlan, QueryRun, StatementResult } from '@dash/contracts';
+import { Messages, type CompletionCatalog, type ErrorReply, type QueryPlan, type QueryRun, type StatementResult } from '@dash/contracts';
 
 export const WB_REF = 'default';
 
@@ -78,7 +78,13 @@ export const divisionByZero: ErrorReply = {
   hint: 'a hint from Postgres',
 };
 
-export const cancelledRun: ErrorReply = { statusCode: 400, error: 'Bad Request', message: 'canceling statement due to user request', code: '57014' };
+export const cancelledRun: ErrorReply = {
+  statusCode: 400,
+  error: 'Bad Request',
+  message: Messages.queryCancelled,
+  code: '57014',
+  detail: 'canceling statement due to user request',
+};
 
 export const plan: QueryPlan = {
   plan: {

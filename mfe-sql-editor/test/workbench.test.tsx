@@ -281,7 +281,9 @@ describe('Workbench: cancel', () => {
     await waitFor(() => expect(cancelPaths).toEqual([wbPaths.cancel(body!.runId)]));
 
     await act(async () => reply.resolve({ status: 400, body: cancelledRun }));
-    expect((await screen.findByRole('alert')).textContent).toContain('ERROR: 57014: canceling statement due to user request');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(`ERROR: 57014: ${Messages.queryCancelled}`);
+    expect(alert.textContent).toContain('DETAIL: canceling statement due to user request');
     expect(isDisabled(runButton())).toBe(false);
   });
 });

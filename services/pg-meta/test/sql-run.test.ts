@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Messages, ServiceMessages, SQL_EDITOR_MAX_ROWS, type ErrorReply, type QueryRun, type SqlRunAs } from '@dash/contracts';
-import { userHeaders } from '@dash/service-kit/dist/testing';
+import { TEST_SECRET, userHeaders } from '@dash/service-kit/dist/testing';
 import type { OrgRole } from '@dash/contracts';
+import { buildApp } from '../src/app';
 import { as, setupProject, type Project } from './helpers';
 
 let p: Project;
@@ -113,12 +114,12 @@ describe('POST /:ref/sql/run', () => {
     // In the read-only transaction...
     const insert = await run(`insert into public.ro_seen values (2)`, 'read_only');
     expect(insert).toMatchObject({ status: 400, body: { code: '25006' } });
-    // ...and out of it: the role has no write privilege at all.
+    // ...which the text may not leave (sql-run-read-only.test.ts has every way out).
     const leave = 'set default_transaction_read_only = off; commit;';
     for (const query of [`${leave} insert into public.ro_seen values (3)`, `${leave} create table public.sneaky (id int)`, `${leave} delete from public.ro_seen`]) {
       const { status, body } = await run(query, 'read_only');
       expect(status).toBe(400);
-      expect(body.code).toBe('42501');
+      expect(body.message).toBe(Messages.readOnlyRunRefused('SET default_transaction_read_only'));
     }
     expect(await tableExists('public.sneaky')).toBe(false);
     expect((await p.sql('select count(*)::int as n from public.ro_seen')).rows[0].n).toBe(1);
@@ -176,7 +177,7 @@ describe('POST /:ref/sql/run', () => {
     expect(cancel.json()).toEqual({ cancelled: true });
     const outcome = await sleeping;
     expect(Date.now() - asked).toBeLessThan(1_000);
-    expect(outcome).toMatchObject({ status: 400, body: { code: '57014', message: 'canceling statement due to user request' } });
+    expect(outcome).toMatchObject({ status: 400, body: { code: '57014', message: Messages.queryCancelled, detail: 'canceling statement due to user request' } });
     // The pool's only connection runs the next text, and the run id is free again.
     expect((await run('select 1 as ok', 'owner', single, { runId })).last!.rows).toEqual([[1]]);
   });
@@ -324,7 +325,8 @@ describe('POST /:ref/sql/run', () => {
     const { status, body } = await run(`select pg_sleep(3)`, 'owner', quick);
     expect(status).toBe(400);
     expect(body.code).toBe('57014');
-    expect(body.message).toBe('canceling statement due to statement timeout');
+    expect(body.message).toBe(Messages.queryTimedOut);
+    expect(body.detail).toBe('canceling statement due to statement timeout');
     expect(asked).toEqual(['default']);
     // Ending the transaction in the text does not escape the timeout.
     expect((await run(`commit; select pg_sleep(3)`, 'owner', quick)).body.code).toBe('57014');
@@ -346,12 +348,33 @@ describe('POST /:ref/sql/run', () => {
     expect(objects(again.body)).toEqual([{ t: '1min', u: admin }]);
   });
 
-  it('answers 503 when the database ends the session, and recovers', async () => {
-    const killed = await run(`select pg_terminate_backend(pg_backend_pid())`);
-    expect(killed.status).toBe(503);
-    expect(killed.body.message).toBe(ServiceMessages.databaseUnavailable);
+  it('says an administrator ended the run when its session is terminated, from another connection or its own, and recovers', async () => {
+    const terminated = { status: 400, body: { code: '57P01', message: Messages.queryTerminated, detail: 'terminating connection due to administrator command' } };
+    const sleeping = run('select pg_sleep(30) as terminate_me');
+    await runningStatement('terminate_me');
+    await p.sql(`select pg_terminate_backend(pid) from pg_stat_activity where query like '%terminate_me%' and pid <> pg_backend_pid()`);
+    expect(await sleeping).toMatchObject(terminated);
+    expect(await run(`select pg_terminate_backend(pg_backend_pid())`)).toMatchObject(terminated);
     const next = await run(`select 1 as ok`);
     expect(next.last!.rows).toEqual([[1]]);
+  });
+
+  it("says a run was cancelled when another session cancels it (pg_cancel_backend)", async () => {
+    const sleeping = run('select pg_sleep(30) as cancel_elsewhere');
+    await runningStatement('cancel_elsewhere');
+    await p.sql(`select pg_cancel_backend(pid) from pg_stat_activity where query like '%cancel_elsewhere%' and pid <> pg_backend_pid()`);
+    expect(await sleeping).toMatchObject({ status: 400, body: { code: '57014', message: Messages.queryCancelled } });
+  });
+
+  it('answers 503 only when the database cannot be reached', async () => {
+    const unreachable = buildApp({ secret: TEST_SECRET, resolver: async () => 'postgres://postgres@127.0.0.1:1/nowhere' });
+    try {
+      const res = await unreachable.inject({ method: 'POST', url: '/default/sql/run', headers: as('owner'), payload: { query: 'select 1' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ message: ServiceMessages.databaseUnavailable });
+    } finally {
+      await unreachable.close();
+    }
   });
 
   it('checks access', async () => {

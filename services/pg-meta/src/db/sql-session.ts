@@ -1,5 +1,5 @@
-import type pg from 'pg';
-import type { SqlRunAs } from '@dash/contracts';
+import pg from 'pg';
+import { Messages, type SqlRunAs } from '@dash/contracts';
 import {
   connectProject,
   HttpError,
@@ -22,12 +22,39 @@ export interface EditorAccess {
   runAs?: SqlRunAs;
 }
 
+/** Postgres's words for the two ways a statement gets cancelled (SQLSTATE 57014), and the editor's. */
+const CANCELLED_BY: Record<string, string> = {
+  'canceling statement due to user request': Messages.queryCancelled,
+  'canceling statement due to statement timeout': Messages.queryTimedOut,
+};
+
+/**
+ * Who ended the work, when Postgres stopped it rather than the statement failing: a cancel (the member's
+ * Cancel or anyone's pg_cancel_backend, or the statement timeout), an administrator's termination of the
+ * session (Abort in Running queries, pg_terminate_backend, a shutdown: 57P01) or a crash of another
+ * backend (57P02, the server restarts: a 503). Null otherwise; a cancel in words we do not know (another
+ * lc_messages) is a statement error as any other.
+ */
+function stoppedBy(error: unknown): HttpError | null {
+  if (!(error instanceof pg.DatabaseError)) return null;
+  // Postgres's own words stay, as the detail.
+  const stopped = (status: number, message: string) => new HttpError(status, message, error.code, { detail: error.message });
+  const cancelled = error.code === '57014' ? CANCELLED_BY[error.message] : undefined;
+  if (cancelled) return stopped(400, cancelled);
+  if (error.code === '57P01') return stopped(400, Messages.queryTerminated);
+  if (error.code === '57P02') return stopped(503, Messages.queryCrashEnded);
+  return null;
+}
+
 /**
  * A statement error as the editor shows it: Postgres's message with its SQLSTATE, detail, hint and the
  * 1-based position in the text the user sent (`wrapped` maps a position in our statement around theirs).
- * A lost connection is a 503; anything else passes through.
+ * A run stopped by a cancel or a terminated session says so; a lost connection is a 503; anything else
+ * passes through.
  */
 export function editorError(error: unknown, wrapped?: WrappedStatement): unknown {
+  const stopped = stoppedBy(error);
+  if (stopped) return stopped;
   if (!isStatementError(error)) return projectDbError(error);
   const sent = Number(error.position);
   const position = Number.isInteger(sent) && sent > 0 ? (wrapped ? userPosition(sent, wrapped) : sent) : undefined;
@@ -70,7 +97,14 @@ export class EditorSession {
   async begin(access: EditorAccess, statementTimeoutMs: number): Promise<void> {
     // Session settings, not local ones: a text that ends the transaction itself (`commit; select …`)
     // still runs under the timeout and as the chosen role. `discard all` resets them in `end`.
-    await this.client.query("select set_config('statement_timeout', $1, false)", [String(Math.max(0, Math.floor(statementTimeoutMs)))]);
+    const settings: Array<[string, string]> = [['statement_timeout', String(Math.max(0, Math.floor(statementTimeoutMs)))]];
+    // Behind the parser's check of a read-only text (checkReadOnlyText): a transaction begun after ours
+    // would be read only too, and the server reads string literals as that check did.
+    if (access.readOnly) settings.push(['default_transaction_read_only', 'on'], ['standard_conforming_strings', 'on']);
+    await this.client.query('select pg_catalog.set_config(s.name, s.value, false) from unnest($1::text[], $2::text[]) as s(name, value)', [
+      settings.map(([name]) => name),
+      settings.map(([, value]) => value),
+    ]);
     const role = access.runAs?.role;
     if (role && role !== 'postgres') {
       // set_config('role', …) is `set role` with the name as a parameter, never as SQL text.

@@ -15,6 +15,7 @@ import { explainQuery } from '../db/sql-explain';
 import { checkExportable, ExportTickets, streamExport } from '../db/sql-export';
 import { cancelBackend, checkEditorText, EditorRuns, runEditorText } from '../db/sql-run';
 import { withEditorSession, type EditorAccess } from '../db/sql-session';
+import { checkReadOnlyText } from '../sql/read-only-run';
 import { attachment } from './csv';
 import type { PgMetaContext } from '../app';
 
@@ -43,6 +44,7 @@ export async function sqlRunRoutes(app: FastifyInstance, { ctx }: { ctx: PgMetaC
     checkEditorText(body.query);
     const member = editorAccess(identity, params.ref, body.runAs);
     const access = body.readOnly ? { ...member, readOnly: true } : member;
+    if (access.readOnly) await checkReadOnlyText(body.query);
     const { runId } = body;
     const outcome = body.readOnly ? 'rollback' : 'commit';
     const json = await withEditorSession(ctx.pools, params.ref, access, { statementTimeoutMs: await timeout(params.ref), outcome }, (session) =>
