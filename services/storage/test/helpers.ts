@@ -5,7 +5,7 @@ import { DEFAULT_UPLOAD_LIMIT_BYTES } from '@dash/contracts';
 import { signJwt } from '@dash/service-kit';
 import { setupTestProject, TEST_SECRET, type TestProject } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
-import { DiskBackend } from '../src/backend/disk';
+import { DiskBackend, type DiskSync } from '../src/backend/disk';
 import { RenderCache } from '../src/render-cache';
 import type { ProjectStorageSettings } from '../src/project-settings';
 
@@ -24,16 +24,21 @@ export interface Project extends TestProject {
   keys: { anon: string; service_role: string; user: (sub: string) => string };
 }
 
+export interface ProjectOptions {
+  /** How the disk backend syncs what it writes (by default for real). */
+  diskSync?: DiskSync;
+}
+
 /**
  * A fresh, bootstrapped project database reachable as ref `default`, and a storage app for it with a
  * disk backend in a temporary folder (removed by `close`).
  */
-export async function setupProject(): Promise<Project> {
+export async function setupProject(options: ProjectOptions = {}): Promise<Project> {
   const backendDir = mkdtempSync(path.join(tmpdir(), 'dash-storage-'));
   const settings: ProjectStorageSettings = { jwtSecret: TEST_JWT_SECRET, fileSizeLimit: DEFAULT_UPLOAD_LIMIT_BYTES };
   const renders = new RenderCache(path.join(backendDir, 'renders'));
   const project = await setupTestProject('storage', (pools) =>
-    buildApp({ secret: TEST_SECRET, pools, backend: new DiskBackend(backendDir), renders, settings: async () => settings }),
+    buildApp({ secret: TEST_SECRET, pools, backend: new DiskBackend(backendDir, options.diskSync), renders, settings: async () => settings }),
   );
   const close = project.close;
   return Object.assign(project, {

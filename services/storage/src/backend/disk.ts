@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, rm, rmdir, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { finished, type Readable } from 'node:stream';
 import { EntityTagger } from './entity-tag';
@@ -14,14 +14,48 @@ import { BytesNotFoundError, ObjectTooLargeError, type ByteRange, type ObjectBac
 const WRITE_BACKLOG_BYTES = 1024 * 1024;
 
 /**
+ * How the disk backend makes what it wrote durable. A seam so that tests can watch when it happens;
+ * `fsyncDisk` is the real one.
+ */
+export interface DiskSync {
+  /** Flushes the bytes of a file just written (at `file`, still open as `handle`) to the disk. */
+  syncFile(handle: FileHandle, file: string): Promise<void>;
+  /** Flushes a folder's entries (a file renamed into it, a folder made in it) to the disk. */
+  syncDir(folder: string): Promise<void>;
+}
+
+/**
+ * fdatasync and fsync, on libuv's threads (a sync of a large file can take seconds: never on the event
+ * loop). fdatasync skips timestamps but flushes the size, which is all a new file needs.
+ */
+export const fsyncDisk: DiskSync = {
+  syncFile: (handle) => handle.datasync(),
+  async syncDir(folder) {
+    const handle = await open(folder, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+};
+
+/**
  * Bytes as files under `root` (by default `.data/storage`): `objects/<key>` holds the bytes and
  * `etags/<key>` the entity tag (`EntityTagger`: an MD5 below S3's part size), in a tree of its own so no
  * key can collide with a tag file. A put or copy writes to `tmp/` and renames into place, so a reader
  * never sees a partial file. Files are never changed in place, which lets `get` stream from the file it
  * opened even when the key is replaced or deleted meanwhile.
+ *
+ * A put or copy resolves only once its bytes, its tag and the folders that name them are on the disk
+ * (`DiskSync`): the caller then commits the object's row and acknowledges the write, which a crash or a
+ * power cut must not undo.
  */
 export class DiskBackend implements ObjectBackend {
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly sync: DiskSync = fsyncDisk,
+  ) {}
 
   async put(key: string, body: Readable, options: PutOptions): Promise<StoredBytes> {
     const target = this.paths(key);
@@ -33,6 +67,7 @@ export class DiskBackend implements ObjectBackend {
       let size: number;
       try {
         size = await writeBody(body, file, options.maxBytes, (chunk) => tagger.update(chunk));
+        await this.sync.syncFile(file, temp);
       } finally {
         // Waits for a write still in flight when the body failed.
         await file.close();
@@ -85,6 +120,7 @@ export class DiskBackend implements ObjectBackend {
       await copyFile(from.bytes, temp, constants.COPYFILE_FICLONE).catch((error: unknown) => {
         throw isMissing(error) ? new BytesNotFoundError(fromKey) : error;
       });
+      await this.syncWritten(temp);
       await this.moveIntoPlace(temp, target, source.eTag);
       return source;
     } catch (error) {
@@ -117,19 +153,46 @@ export class DiskBackend implements ObjectBackend {
     return path.join(this.root, 'tmp', randomUUID());
   }
 
+  /** Flushes a file written by someone else (`copyFile`) to the disk. */
+  private async syncWritten(file: string): Promise<void> {
+    const handle = await open(file, 'r+');
+    try {
+      await this.sync.syncFile(handle, file);
+    } finally {
+      await handle.close();
+    }
+  }
+
   /**
-   * Renames finished bytes at `temp` to `target`, the tag first: until the bytes arrive, a head of a new
-   * key still finds nothing.
+   * Renames finished (and synced) bytes at `temp` to `target`, the tag first: until the bytes arrive, a
+   * head of a new key still finds nothing. Then syncs every folder from the targets' up to the root:
+   * the renames changed the lowest, and any of the others may be new (made here or by a concurrent put
+   * that has not synced it yet).
    */
   private async moveIntoPlace(temp: string, target: { bytes: string; eTag: string }, eTag: string): Promise<void> {
     const tagTemp = `${temp}.etag`;
     try {
-      await writeFile(tagTemp, eTag, { flag: 'wx' });
+      const tagFile = await open(tagTemp, 'wx');
+      try {
+        await tagFile.writeFile(eTag);
+        await this.sync.syncFile(tagFile, tagTemp);
+      } finally {
+        await tagFile.close();
+      }
       await renameMakingFolders(tagTemp, target.eTag);
       await renameMakingFolders(temp, target.bytes);
     } finally {
       await rm(tagTemp, { force: true });
     }
+    const folders = new Set([...this.foldersAbove(target.eTag), ...this.foldersAbove(target.bytes)]);
+    await Promise.all([...folders].map((folder) => this.sync.syncDir(folder)));
+  }
+
+  /** The folders from the one holding `file` up to the root, the root included. */
+  private foldersAbove(file: string): string[] {
+    const folders: string[] = [];
+    for (let folder = path.dirname(file); folder.startsWith(this.root + path.sep); folder = path.dirname(folder)) folders.push(folder);
+    return [...folders, this.root];
   }
 
   /** Removes the folders above a deleted file that are now empty, so deleted objects leave no trace. */
