@@ -5,7 +5,8 @@ import { RowConflictMessages, type PgColumn, type RowValues } from '@dash/contra
 import { typeLabel } from '../forms/column-types';
 import { useDiscardConfirm } from '../forms/fields';
 import { SidePanel } from '../forms/SidePanel';
-import { cellText, columnKind, editText, parseCellInput, sameValue, toWriteValue, typeHint, withJsonNulls, type ColumnAccess, type ColumnKind } from './cells';
+import { ExactTextarea } from '../components/ExactTextarea';
+import { cellText, columnKind, editText, parseCellInput, sameValue, toWriteValue, typeHint, usesTextArea, withJsonNulls, type ColumnAccess, type ColumnKind } from './cells';
 import { editBasis, type CurrentRow } from './conflicts';
 
 /** `null` is an explicit NULL (from a select); '' is an empty field. */
@@ -46,8 +47,18 @@ function Field({ column, kind, input, error, changed, mode, readOnly, readOnlyRe
         {(column.is_nullable || input === null) && <option value={NULL_OPTION}>NULL</option>}
       </select>
     );
-  } else if (kind === 'json' || kind === 'array') {
-    control = <textarea {...common} className="dash-textarea mono te-row-panel__textarea" placeholder={placeholder} value={input ?? ''} onChange={(e) => onChange(e.target.value)} />;
+  } else if (usesTextArea(kind)) {
+    const code = kind !== 'text';
+    control = (
+      <ExactTextarea
+        {...common}
+        className={code ? 'dash-textarea te-row-panel__textarea te-row-panel__textarea--code' : 'dash-textarea te-row-panel__textarea'}
+        rows={code ? undefined : 1}
+        placeholder={placeholder}
+        value={input ?? ''}
+        onChange={onChange}
+      />
+    );
   } else {
     control = <input {...common} className="dash-input" placeholder={placeholder} value={input ?? ''} onChange={(e) => onChange(e.target.value)} />;
   }

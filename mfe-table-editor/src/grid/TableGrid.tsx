@@ -29,7 +29,7 @@ import {
 import { useEditorTablesQuery } from '../api/tables';
 import { typeLabel } from '../forms/column-types';
 import { renderCellEditor } from './CellEditors';
-import { cellText, columnKind, defaultColumnWidth, displayValue, type ColumnAccess, type ColumnKind, type GridRow } from './cells';
+import { cellText, columnKind, defaultColumnWidth, displayValue, usesTextArea, type ColumnAccess, type ColumnKind, type GridRow } from './cells';
 import { foreignKeyHref } from './links';
 import { MenuItem, Popover, usePopoverAnchor } from './Popover';
 import type { SavedColumn } from './saved-view';
@@ -269,8 +269,8 @@ export function TableGrid(props: TableGridProps) {
         cellClass: kind === 'number' ? 'te-cell--number' : undefined,
         editable: (row) => columnAccess.editable && !truncated.has(`${row.index}:${pgColumn.name}`),
         renderEditCell: renderCellEditor(pgColumn, kind),
-        // JSON editors float over the grid, so the cell keeps showing its value under them.
-        editorOptions: { displayCellContent: kind === 'json' || kind === 'array' },
+        // Text area editors float over the grid, so the cell keeps showing its value under them.
+        editorOptions: { displayCellContent: usesTextArea(kind) },
         renderHeaderCell: () => (
           <ColumnHeader
             column={pgColumn}
@@ -346,7 +346,11 @@ export function TableGrid(props: TableGridProps) {
       props.onUndo();
       return;
     }
-    const reason = event.key === 'Enter' ? blockedReason(args.column.key, args.row) : undefined;
+    if (event.key !== 'Enter') return;
+    // Enter opens the editor, and focus moves there before the key types: in a text area it would
+    // start the value with a new line.
+    event.preventDefault();
+    const reason = blockedReason(args.column.key, args.row);
     if (reason) {
       event.preventGridDefault();
       props.onBlocked(reason);

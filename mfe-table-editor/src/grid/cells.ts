@@ -21,6 +21,14 @@ export function columnKind(column: PgColumn): ColumnKind {
   return 'text';
 }
 
+/**
+ * Kinds edited as free text, in a text area that keeps line breaks: text of every type that has no kind
+ * of its own (text, varchar, char, citext, domains, xml, …), JSON and arrays.
+ */
+export function usesTextArea(kind: ColumnKind): boolean {
+  return kind === 'text' || kind === 'json' || kind === 'array';
+}
+
 const KIND_WIDTH: Record<ColumnKind, number> = { number: 120, datetime: 150, boolean: 120, enum: 150, json: 250, array: 250, text: 250 };
 /** About 9 px per character of the header's name and format, plus room for its icons and menu button. */
 const HEADER_CHAR_WIDTH = 9;
