@@ -54,6 +54,30 @@ describe('GET /:ref/query-performance', () => {
     expect(byMean.every((s) => s.query !== '<insufficient privilege>')).toBe(true);
   });
 
+  it("lists no other database's statements, not even the project admin role's own", async () => {
+    if (!loaded) return;
+    // The project admin role in another database of the server (the test server's own, open to every role).
+    const elsewhereUrl = new URL(p.url);
+    elsewhereUrl.pathname = new URL(testServerUrl()).pathname;
+    const other = new pg.Client({ connectionString: elsewhereUrl.toString() });
+    await other.connect();
+    try {
+      await other.query(`select pg_sleep(0.5), count(*) from pg_catalog.pg_class where relname = 'qp_elsewhere'`);
+    } finally {
+      await other.end();
+    }
+    const elsewhere = 'select pg_sleep($1), count(*) from pg_catalog.pg_class where relname = $2';
+    // pg_stat_statements shows the role its statement there, text and all...
+    const seen = await p.sql('select count(*)::int as n from extensions.pg_stat_statements where query = $1', [elsewhere]);
+    expect(seen.rows).toEqual([{ n: 1 }]);
+    // ...and neither query performance nor the database report lists it, slowest as it is.
+    expect(texts(await statements())).not.toContain(elsewhere);
+    expect(texts(await statements('?order=mean'))).not.toContain(elsewhere);
+    const report = await p.app.inject({ method: 'GET', url: '/default/reports/database', headers: as('owner') });
+    expect(report.statusCode).toBe(200);
+    expect(texts(report.json().statements.statements)).not.toContain(elsewhere);
+  });
+
   it('refuses an unknown order with 400', async () => {
     const res = await get('?order=fastest');
     expect(res.statusCode).toBe(400);
