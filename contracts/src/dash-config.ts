@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { defineRoute } from './route';
+import { defineRoute, RefParams } from './route';
 import { access } from './permissions';
 import { FEATURE_FLAGS, type FeatureFlag } from './registry';
 
@@ -34,6 +34,18 @@ export const dashConfigRoutes = {
     }),
     response: DashConfig,
     access: access.signedIn,
+  }),
+  /**
+   * Internal: the flags of a project's organization, deployment overrides applied (as `dashConfig` gives
+   * them to its members). Services ask it to enforce a route's `featureFlag`.
+   */
+  projectFeatureFlags: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/internal/projects/:ref/feature-flags',
+    params: RefParams,
+    response: FeatureFlags,
+    access: access.internal,
   }),
   /** Internal (operators): turns an organization's flags on or off; the flags not named keep their setting. */
   setOrganizationFlags: defineRoute({

@@ -186,6 +186,8 @@ export const ServiceMessages = {
   internalOnly: 'This route is only for services of the platform',
   sessionOnly:
     'A personal access token cannot manage access tokens, two-factor authentication or sign-in details: sign in to the dashboard to do this',
+  /** A route of a feature (`RouteDef.featureFlag`) the project's organization does not have turned on. */
+  featureDisabled: (flag: string) => `The ${flag} feature is not enabled for this project's organization`,
   /** The database connection failed (a restart, a crash, a full server): the client may simply retry. */
   databaseUnavailable: 'The database is unavailable (it may be restarting); try again in a few seconds',
   policyNotFound: (id: number | string) => `Cannot find policy with id ${id}`,

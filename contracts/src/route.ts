@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { AccessRule } from './permissions';
+import type { FeatureFlag } from './registry';
 
 export type ServiceName = 'platform' | 'pg-meta' | 'storage' | 'logs';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -26,6 +27,12 @@ export interface RouteDef<
   /** Status of a successful reply. */
   status?: 200 | 201;
   access: AccessRule;
+  /**
+   * The feature flag the route belongs to: while the flag is off for the organization of the route's
+   * project (`:ref`), the service refuses the route (403) once access is granted, whatever the browser
+   * shows or hides.
+   */
+  featureFlag?: FeatureFlag;
 }
 
 export function defineRoute<P extends TSchema, Q extends TSchema, B extends TSchema, R extends TSchema>(

@@ -133,6 +133,10 @@ export const IngestEvent = Type.Object(
 );
 export type IngestEvent = Static<typeof IngestEvent> & Record<string, unknown>;
 
+/**
+ * Every route but ingest belongs to the `warehouse` feature. Ingest needs a warehouse access token,
+ * which only exists if the feature was on when it was made.
+ */
 export const warehouseRoutes = {
   tenant: defineRoute({
     service: 'logs',
@@ -149,6 +153,7 @@ export const warehouseRoutes = {
       }),
     }),
     access: access.project(Permission.AnalyticsRead),
+    featureFlag: 'warehouse',
   }),
   listAccessTokens: defineRoute({
     service: 'logs',
@@ -157,6 +162,7 @@ export const warehouseRoutes = {
     params: RefParams,
     response: Type.Array(WarehouseAccessToken),
     access: access.project(Permission.AnalyticsRead),
+    featureFlag: 'warehouse',
   }),
   createAccessToken: defineRoute({
     service: 'logs',
@@ -168,6 +174,7 @@ export const warehouseRoutes = {
     response: Type.Intersect([WarehouseAccessToken, Type.Object({ token: Type.String() })]),
     status: 201,
     access: access.project(Permission.TenantSqlAdminWrite),
+    featureFlag: 'warehouse',
   }),
   deleteAccessToken: defineRoute({
     service: 'logs',
@@ -176,6 +183,7 @@ export const warehouseRoutes = {
     params: AccessTokenParams,
     response: Ok,
     access: access.project(Permission.TenantSqlAdminWrite),
+    featureFlag: 'warehouse',
   }),
   listCollections: defineRoute({
     service: 'logs',
@@ -184,6 +192,7 @@ export const warehouseRoutes = {
     params: RefParams,
     response: Type.Array(EventCollection),
     access: access.project(Permission.AnalyticsRead),
+    featureFlag: 'warehouse',
   }),
   createCollection: defineRoute({
     service: 'logs',
@@ -194,6 +203,7 @@ export const warehouseRoutes = {
     response: EventCollection,
     status: 201,
     access: access.project(Permission.TenantSqlAdminWrite),
+    featureFlag: 'warehouse',
   }),
   updateCollection: defineRoute({
     service: 'logs',
@@ -203,6 +213,7 @@ export const warehouseRoutes = {
     body: Type.Object({ name: CollectionName }, { additionalProperties: false }),
     response: EventCollection,
     access: access.project(Permission.TenantSqlAdminWrite),
+    featureFlag: 'warehouse',
   }),
   deleteCollection: defineRoute({
     service: 'logs',
@@ -211,6 +222,7 @@ export const warehouseRoutes = {
     params: CollectionParams,
     response: Ok,
     access: access.project(Permission.TenantSqlAdminWrite),
+    featureFlag: 'warehouse',
   }),
   /**
    * Ingest (gateway: `collectionIngestPath`). `public` to the service kit because the caller is no

@@ -12,6 +12,8 @@ import {
   projectRole,
   roleHasPermission,
   type AccessRule,
+  type FeatureFlag,
+  type FeatureFlags,
   type ForwardedClient,
   type Identity,
   type RouteBody,
@@ -42,6 +44,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: AccessRule;
+    featureFlag?: FeatureFlag;
   }
 }
 
@@ -57,9 +60,17 @@ export interface ServiceOptions {
    * a route is added.
    */
   verifyProjectKey?: (request: FastifyRequest) => Promise<ProjectKeyCaller>;
+  /**
+   * The flags of a route's project, for routes with a `featureFlag`. Without it every such route is
+   * refused, as a flag that cannot be read counts as off.
+   */
+  featureFlags?: FeatureFlagResolver;
 }
 
 export type ServiceApp = FastifyInstance;
+
+/** The feature flags of a project's organization (see `platformFeatureFlags`). */
+export type FeatureFlagResolver = (ref: string) => Promise<FeatureFlags>;
 
 /**
  * A Fastify app with the platform's conventions: identities are verified on every request, each
@@ -96,6 +107,8 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
     const rule = request.routeOptions.config.access;
     if (rule?.kind === 'project_key') request.projectKeyCaller = await verifyProjectKey!(request);
     else if (rule) enforceAccess(rule, request);
+    const flag = request.routeOptions.config.featureFlag;
+    if (flag) await enforceFeatureFlag(flag, request, options.featureFlags);
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown; code?: string }, request, reply) => {
@@ -217,6 +230,12 @@ function enforceAccess(rule: Exclude<AccessRule, { kind: 'project_key' }>, reque
   }
 }
 
+/** A flagged route's project must have the flag on; its ref is in the path (checked when the route is added). */
+async function enforceFeatureFlag(flag: FeatureFlag, request: FastifyRequest, resolve: FeatureFlagResolver | undefined): Promise<void> {
+  const { ref } = request.params as { ref: string };
+  if (!resolve || !(await resolve(ref))[flag]) throw new HttpError(403, ServiceMessages.featureDisabled(flag));
+}
+
 /** What a route handler receives: the parsed, validated parts typed from the contract. */
 export interface RouteContext<D extends RouteDef> {
   params: RouteParams<D>;
@@ -237,10 +256,11 @@ export function addRoute<D extends RouteDef>(
   if (def.access.kind === 'project_key' && !app.hasDecorator(PROJECT_KEY_VERIFIER)) {
     throw new Error(`${def.method} ${def.url} needs project keys verified: give createServiceApp a verifyProjectKey`);
   }
+  if (def.featureFlag && !/\/:ref(\/|$)/.test(def.url)) throw new Error(`${def.method} ${def.url} has a feature flag but no :ref: flags are an organization's`);
   app.route({
     method: def.method,
     url: def.url,
-    config: { access: def.access },
+    config: { access: def.access, featureFlag: def.featureFlag },
     schema: {
       ...(def.params ? { params: def.params } : {}),
       ...(def.querystring ? { querystring: def.querystring } : {}),

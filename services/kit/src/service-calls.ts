@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { auditRoutes, fillPath, IDENTITY_HEADER, type AuditRecordInput, type Identity, type RouteDef, type RouteReply } from '@dash/contracts';
+import { auditRoutes, dashConfigRoutes, fillPath, IDENTITY_HEADER, ServiceMessages, type AuditRecordInput, type Identity, type RouteDef, type RouteReply } from '@dash/contracts';
+import type { FeatureFlagResolver } from './app';
 import { HttpError } from './errors';
 import { databaseUnavailable } from './connection-errors';
 import { signIdentity } from './identity';
@@ -58,6 +59,16 @@ export function cachedPerProject<T>(ttlMs: number, load: (ref: string) => Promis
     cache.set(ref, { at: Date.now(), value });
     return value;
   };
+}
+
+/** How long a service keeps a project's feature flags: an operator's change reaches it within this. */
+export const FEATURE_FLAGS_CACHE_MS = 2_000;
+
+/** A project's feature flags as the platform resolves them (its organization's, the deployment's overrides applied), cached per project. */
+export function platformFeatureFlags(platformUrl: string, secret: string, serviceName: string, ttlMs = FEATURE_FLAGS_CACHE_MS): FeatureFlagResolver {
+  return cachedPerProject(ttlMs, (ref) =>
+    callService(platformUrl, secret, serviceName, dashConfigRoutes.projectFeatureFlags, { params: { ref }, notFound: ServiceMessages.projectNotFound }),
+  );
 }
 
 /** Records one audit event of a change the service made (see `platformAuditRecorder`). */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { DashMode } from '@dash/contracts';
-import { createServiceApp, type ServiceApp } from '@dash/service-kit';
+import { createServiceApp, type FeatureFlagResolver, type ServiceApp } from '@dash/service-kit';
 import { PartitionManager } from './db/partitions';
 import { eventRoutesPlugin } from './routes/events';
 import { explorerRoutesPlugin } from './routes/explorer';
@@ -21,6 +21,8 @@ export interface LogsOptions {
   mode?: DashMode;
   /** Collection ingest's limits (tests lower them); the contract's by default. */
   ingestLimits?: Partial<IngestLimits>;
+  /** The flags of a project's organization (the platform's, in `main.ts`); without it the warehouse routes are refused. */
+  featureFlags?: FeatureFlagResolver;
 }
 
 export interface LogsContext {
@@ -32,7 +34,7 @@ export interface LogsContext {
 /** The logs service, not listening: `main.ts` migrates and listens, tests use `app.inject`. */
 export function buildApp(options: LogsOptions): ServiceApp {
   const ctx: LogsContext = { pool: options.pool, partitions: new PartitionManager(options.pool), mode: options.mode ?? 'hosted' };
-  const app = createServiceApp({ name: 'logs', secret: options.secret, logger: options.logger });
+  const app = createServiceApp({ name: 'logs', secret: options.secret, logger: options.logger, featureFlags: options.featureFlags });
   // Each route file is an encapsulated plugin; Fastify loads them at ready (listen, inject), so this stays synchronous.
   app.register(eventRoutesPlugin, { ctx });
   app.register(sourceEventRoutesPlugin, { ctx });

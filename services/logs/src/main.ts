@@ -1,4 +1,4 @@
-import { createDb, createPool, envPort, listen, requireEnv } from '@dash/service-kit';
+import { createDb, createPool, envPort, listen, platformFeatureFlags, requireEnv } from '@dash/service-kit';
 import { buildApp } from './app';
 import { migrateLogs } from './db/migrations';
 import { PartitionManager } from './db/partitions';
@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   const db = createDb<unknown>(pool);
   await migrateLogs(db);
   const mode = process.env.DASH_MODE === 'self-hosted' ? 'self-hosted' : 'hosted';
-  const app = buildApp({ secret, pool, logger: true, mode });
+  const featureFlags = platformFeatureFlags(requireEnv('DASH_PLATFORM_URL'), secret, 'logs');
+  const app = buildApp({ secret, pool, logger: true, mode, featureFlags });
   const partitions = new PartitionManager(pool);
 
   const sweepMs = Number(process.env.DASH_LOGS_SWEEP_INTERVAL_MS) || HOUR_MS;

@@ -1,5 +1,6 @@
-import { dashConfigRoutes, type DashConfig } from '@dash/contracts';
-import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
+import { dashConfigRoutes, ServiceMessages, type DashConfig } from '@dash/contracts';
+import { platformFeatureFlags } from '@dash/service-kit';
+import { serviceHeaders, TEST_SECRET, userHeaders } from '@dash/service-kit/dist/testing';
 import { parseDashMode, parseFlagList, readFlagFile, resolveFlags } from '../src/feature-flags';
 import { createOrg, createUser, expectContract, expectError, insertProjectRow, startPlatform, type TestPlatform } from './helpers';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -78,6 +79,24 @@ describe('GET /config', () => {
     expectError(dashConfigRoutes.setOrganizationFlags, await patch(serviceHeaders('ops'), { warehouse: true }, 'missing'), 404);
     // A user, even the organization's owner, cannot reach it.
     expect((await patch(userHeaders({}, member.id, member.email), { warehouse: false })).statusCode).toBe(403);
+  });
+
+  it("tells services a project's flags (as members see them), through the internal route only", async () => {
+    const flagsOf = (headers: Record<string, string>, ref = 'flagged-project') =>
+      platform.app.inject({ method: 'GET', url: `/internal/projects/${ref}/feature-flags`, headers });
+    expect(expectContract(dashConfigRoutes.projectFeatureFlags, await flagsOf(serviceHeaders('logs')))).toEqual({ ...off, warehouse: true });
+    expectError(dashConfigRoutes.projectFeatureFlags, await flagsOf(serviceHeaders('logs'), 'missing'), 404, ServiceMessages.projectNotFound);
+    expectError(dashConfigRoutes.projectFeatureFlags, await flagsOf(userHeaders({ 'flagged-project': 'owner' }, member.id, member.email)), 403);
+
+    // What a service's resolver reads over HTTP, and keeps for a moment.
+    const address = await platform.app.listen({ port: 0, host: '127.0.0.1' });
+    const flags = platformFeatureFlags(address, TEST_SECRET, 'logs', 60_000);
+    expect(await flags('flagged-project')).toEqual({ ...off, warehouse: true });
+    await platform.ctx.db.updateTable('organizations').set({ feature_flags: JSON.stringify({ warehouse: false }) as never }).where('slug', '=', 'flagged').execute();
+    expect((await flags('flagged-project')).warehouse).toBe(true);
+    expect((await platformFeatureFlags(address, TEST_SECRET, 'logs')('flagged-project')).warehouse).toBe(false);
+    await expect(flags('missing')).rejects.toMatchObject({ statusCode: 404, message: ServiceMessages.projectNotFound });
+    await platform.ctx.db.updateTable('organizations').set({ feature_flags: JSON.stringify({ warehouse: true }) as never }).where('slug', '=', 'flagged').execute();
   });
 
   it('answers the deployment variant and its overrides', async () => {

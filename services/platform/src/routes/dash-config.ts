@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { dashConfigRoutes } from '@dash/contracts';
+import { dashConfigRoutes, ServiceMessages } from '@dash/contracts';
 import { addRoute, notFound, userOf } from '@dash/service-kit';
 import { sql } from 'kysely';
 import type { PlatformContext } from '../context';
@@ -21,6 +21,17 @@ export async function dashConfigRoutesPlugin(app: FastifyInstance, { ctx }: { ct
       flags = (await lookup.executeTakeFirst())?.feature_flags ?? null;
     }
     return { mode: ctx.mode, flags: resolveFlags(flags, ctx.flagOverrides) };
+  });
+
+  addRoute(app, dashConfigRoutes.projectFeatureFlags, async ({ params }) => {
+    const row = await ctx.db
+      .selectFrom('projects as p')
+      .innerJoin('organizations as o', 'o.id', 'p.org_id')
+      .select('o.feature_flags')
+      .where('p.ref', '=', params.ref)
+      .executeTakeFirst();
+    if (!row) throw notFound(ServiceMessages.projectNotFound);
+    return resolveFlags(row.feature_flags, ctx.flagOverrides);
   });
 
   // The organization's own setting (what it would be without the deployment's overrides) is returned.
