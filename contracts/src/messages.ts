@@ -17,6 +17,7 @@ export const Messages = {
   /** A read-only run (a Read-only member's, a report block's) that would end or change its transaction. */
   readOnlyRunRefused: (statement: string) =>
     `${statement} is not allowed in a read-only run: it may not end or change its read-only transaction, nor run DO or CALL`,
+  readOnlyRunUnchecked: 'This query nests too deeply for the check every read-only run gets: write it more simply',
   /** How a SQL editor run ended when Postgres stopped it (SQLSTATE 57014, 57P01, 57P02). */
   queryCancelled: 'The query was cancelled on request: Cancel in the editor, or pg_cancel_backend from another session',
   queryTimedOut: 'The query was cancelled because it ran longer than the statement timeout',

@@ -117,6 +117,10 @@ describe('POST /:ref/sql/run, read only', () => {
     expect(status).toBe(400);
     expect(body).toMatchObject({ code: '42601', message: 'syntax error at or near "selec"', position: `commit; ${WRITE}; `.length + 1 });
     expect(await guardedRows()).toEqual([1]);
+    // A tree too deep for the parser to write out is a 400 too.
+    const deep = await run(`commit; ${WRITE}; select ${Array(20_000).fill('1').join('+')}`);
+    expect(deep).toMatchObject({ status: 400, body: { message: Messages.readOnlyRunUnchecked } });
+    expect(await guardedRows()).toEqual([1]);
   });
 
   it('keeps the session read only behind the check: transactions begun later default to read only', async () => {

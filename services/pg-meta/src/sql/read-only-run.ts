@@ -113,9 +113,12 @@ export async function checkReadOnlyText(text: string): Promise<void> {
   try {
     tree = (await parse(text)) as { stmts?: RawStmt[] };
   } catch (error) {
-    if (!hasSqlDetails(error)) throw error;
     // The parser's cursor counts code points already.
-    throw new HttpError(400, error.message, '42601', { position: Math.max(0, error.sqlDetails.cursorPosition) + 1 });
+    if (hasSqlDetails(error)) throw new HttpError(400, error.message, '42601', { position: Math.max(0, error.sqlDetails.cursorPosition) + 1 });
+    // Writing out the tree of `1+1+…+1` (thousands deep) overflows the stack. By name: the error may
+    // come from another realm than this module's RangeError (Jest's).
+    if ((error as Error | undefined)?.name === 'RangeError') throw new HttpError(400, Messages.readOnlyRunUnchecked);
+    throw error;
   }
   const utf8 = Buffer.from(text, 'utf8');
   // The statements' offsets count UTF-8 bytes: as an index of the JS string.
