@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { advisorRoutes, ErrorReply, type OrgRole, type SlowStatement } from '@dash/contracts';
-import { testServerUrl, userHeaders } from '@dash/service-kit/dist/testing';
+import { createTestDatabase, testServerUrl, userHeaders } from '@dash/service-kit/dist/testing';
 import { resetMessages } from '../src/routes/advisors';
 import { as, asDbRole, contractValidator, setupProject, type Project } from './helpers';
 
@@ -56,15 +56,17 @@ describe('GET /:ref/query-performance', () => {
 
   it("lists no other database's statements, not even the project admin role's own", async () => {
     if (!loaded) return;
-    // The project admin role in another database of the server (the test server's own, open to every role).
+    // The project admin role in another database of the server (a fresh one: every role may connect).
+    const db = await createTestDatabase('qp_other');
     const elsewhereUrl = new URL(p.url);
-    elsewhereUrl.pathname = new URL(testServerUrl()).pathname;
+    elsewhereUrl.pathname = `/${db.name}`;
     const other = new pg.Client({ connectionString: elsewhereUrl.toString() });
-    await other.connect();
     try {
+      await other.connect();
       await other.query(`select pg_sleep(0.5), count(*) from pg_catalog.pg_class where relname = 'qp_elsewhere'`);
     } finally {
       await other.end();
+      await db.drop();
     }
     const elsewhere = 'select pg_sleep($1), count(*) from pg_catalog.pg_class where relname = $2';
     // pg_stat_statements shows the role its statement there, text and all...
