@@ -38,3 +38,4 @@ export * from './auth-config';
 export * from './api-docs';
 export * from './advisors';
 export * from './backups';
+export * from './health';

@@ -1,10 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDatabase, giveToServerUser, precompressFolder, startEmbeddedPostgres, walArchiveSettings, withDatabase, type EmbeddedServer } from '@dash/service-kit';
 import { dataDir, ports, readSavedPort, REMOTES, ROOT } from './layout';
 import { loadSecrets } from './secrets';
 import { publishNewBuilds, remotesDir } from './remotes';
+import { Supervisor } from './supervisor';
 
 /**
  * The embedded server writes its log as JSON lines (jsonlog) into `log/` of its data directory, a file
@@ -23,7 +24,7 @@ const POSTGRES_LOG_SETTINGS = {
   log_connections: 'on',
 };
 
-const children: { name: string; child: ChildProcess }[] = [];
+let supervisor: Supervisor | null = null;
 let database: EmbeddedServer | null = null;
 let stopping = false;
 
@@ -33,25 +34,6 @@ function runDir() {
 
 function logFile(name: string) {
   return path.join(dataDir(), 'logs', `${name}.log`);
-}
-
-function spawnProcess(name: string, script: string, args: string[], env: Record<string, string>): ChildProcess {
-  mkdirSync(path.dirname(logFile(name)), { recursive: true });
-  const out = createWriteStream(logFile(name), { flags: 'a' });
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.pipe(out);
-  child.stderr?.pipe(out);
-  writeFileSync(path.join(runDir(), `${name}.pid`), String(child.pid));
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-    console.error(`\n${name} exited (${signal ?? code}). Its log: ${logFile(name)}`);
-    const tail = readFileSync(logFile(name), 'utf8').trim().split('\n').slice(-15).join('\n');
-    if (tail) console.error(tail);
-    // A remote's static server may be stopped on purpose (it is deployed on its own); a service may not.
-    if (!name.startsWith('remote-')) void shutdown(1);
-  });
-  children.push({ name, child });
-  return child;
 }
 
 /**
@@ -97,11 +79,11 @@ async function waitForHealth(name: string, url: string, timeoutMs = 60_000): Pro
   throw new Error(`${name} did not answer ${url} within ${timeoutMs / 1000} s. Its log: ${logFile(name)}`);
 }
 
+/** Ctrl+C, or a start that failed: the one way the whole stack stops, Postgres last. */
 async function shutdown(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
-    for (const { child } of children.reverse()) child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await supervisor?.stopAll();
     await database?.stop().catch(() => {});
   }
   process.exit(code);
@@ -129,7 +111,8 @@ async function main() {
   const p = ports();
   await stopLeftovers();
   rmSync(runDir(), { recursive: true, force: true });
-  mkdirSync(runDir(), { recursive: true });
+  const processes = new Supervisor({ logDir: path.dirname(logFile('any')), runDir: runDir(), cwd: ROOT });
+  supervisor = processes;
 
   let adminUrl: string;
   let platformUrl: string;
@@ -160,6 +143,7 @@ async function main() {
       throw error;
     }
     writeFileSync(portFile, String(database.port));
+    watchPostgres(database);
     adminUrl = database.url;
     await ensureDatabase(adminUrl, 'dash_platform');
     platformUrl = withDatabase(adminUrl, 'dash_platform');
@@ -168,7 +152,7 @@ async function main() {
 
   const common = { DASH_INTERNAL_SECRET: secrets.internalSecret, NODE_ENV: 'production' };
   const service = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'gateway', env: Record<string, string>) =>
-    spawnProcess(name, path.join(ROOT, 'services', name, 'dist', 'main.js'), [], { ...common, ...env });
+    processes.start(name, path.join(ROOT, 'services', name, 'dist', 'main.js'), [], { ...common, ...env });
   const serviceUrl = (name: 'platform' | 'pg-meta' | 'storage' | 'logs') => `http://127.0.0.1:${p[name]}`;
 
   service('platform', {
@@ -200,7 +184,7 @@ async function main() {
   for (const remote of REMOTES) {
     const root = path.join(remotesDir(), remote.name);
     mkdirSync(root, { recursive: true });
-    spawnProcess(`remote-${remote.name}`, path.join(ROOT, 'scripts', 'dist', 'static-server.js'), [root, String(p.remote(remote.offset))], {});
+    processes.start(`remote-${remote.name}`, path.join(ROOT, 'scripts', 'dist', 'static-server.js'), [root, String(p.remote(remote.offset))], {});
   }
   await publishNewBuilds();
 
@@ -229,31 +213,66 @@ Logs of each process: ${path.join(dataDir(), 'logs')}
 Press Ctrl+C to stop.`);
 }
 
+let postgresRestarting = false;
+
+/** Starts the embedded Postgres again (after it died, or after a test's fast stop); never twice at once. */
+/** `started`: when the server went down, as far as we know (the time printed counts from there). */
+async function restartPostgres(server: EmbeddedServer, why: string, started = Date.now()): Promise<void> {
+  if (postgresRestarting || stopping) return;
+  postgresRestarting = true;
+  let backoffMs = 500;
+  try {
+    for (;;) {
+      try {
+        await server.startAgain();
+        console.log(`Postgres restarted in ${Date.now() - started} ms (${why})`);
+        return;
+      } catch (error) {
+        if (stopping) return;
+        console.error(`Postgres did not start (${(error as Error).message}); trying again in ${backoffMs / 1000} s`);
+        await new Promise((resolve) => setTimeout(resolve, backoffMs));
+        backoffMs = Math.min(backoffMs * 2, 30_000);
+      }
+    }
+  } finally {
+    postgresRestarting = false;
+  }
+}
+
 /**
- * Restart-under-load testing (bench/postgres-restart.bench.mjs): with DASH_ALLOW_POSTGRES_RESTART=1,
- * SIGUSR2 restarts the embedded Postgres (fast stop, then start on the same port) while the services keep
- * running, and prints `Postgres restarted` once it accepts connections. Off unless that variable is set:
- * a stray signal must not restart a production database.
+ * The embedded Postgres is a part like the others: checked every second, started again when it died.
+ * The services keep running meanwhile and answer 503 until it is back (their pools reconnect).
+ */
+function watchPostgres(server: EmbeddedServer): void {
+  setInterval(() => {
+    if (!postgresRestarting && !stopping && !server.alive()) {
+      console.error('Postgres is not running: starting it again');
+      void restartPostgres(server, 'it had stopped');
+    }
+  }, 1000).unref();
+}
+
+/**
+ * Restart-under-load testing (bench/postgres-restart.bench.mjs, the browser tests' recovery spec): with
+ * DASH_ALLOW_POSTGRES_RESTART=1, SIGUSR2 restarts the embedded Postgres (fast stop, then start on the
+ * same port) while the services keep running, and prints `Postgres restarted` once it accepts
+ * connections. Off unless that variable is set: a stray signal must not restart a production database.
  */
 function allowPostgresRestart(): void {
   if (process.env.DASH_ALLOW_POSTGRES_RESTART !== '1') return;
-  let restarting = false;
   process.on('SIGUSR2', () => {
-    if (!database || restarting || stopping) return;
-    restarting = true;
     const server = database;
+    if (!server || postgresRestarting || stopping) return;
+    postgresRestarting = true;
     const started = Date.now();
     console.log('Postgres stopping (SIGUSR2)');
     void server
       .stopFast()
       .then(() => console.log(`Postgres stopped after ${Date.now() - started} ms`))
-      .then(() => server.startAgain())
-      .then(() => console.log(`Postgres restarted in ${Date.now() - started} ms`))
-      .catch((error: Error) => {
-        console.error(`Postgres restart failed: ${error.message}`);
-        void shutdown(1);
-      })
-      .finally(() => (restarting = false));
+      .finally(() => {
+        postgresRestarting = false;
+        void restartPostgres(server, 'SIGUSR2', started);
+      });
   });
 }
 

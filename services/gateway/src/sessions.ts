@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Value } from '@sinclair/typebox/value';
-import { platformRoutes, type RouteDef, type RouteReply } from '@dash/contracts';
+import { platformRoutes, type CredentialKind, type RouteDef, type RouteReply } from '@dash/contracts';
 import { databaseUnavailable, HttpError, signIdentity } from '@dash/service-kit';
 
 export type ResolvedSession = RouteReply<typeof platformRoutes.resolveSession>;
-/** A session cookie, or a personal access token sent as `Authorization: Bearer`. */
-export type CredentialKind = 'session' | 'access_token';
 
 interface Entry {
   value: ResolvedSession | null;
@@ -141,7 +139,7 @@ export function routeMatcher(defs: readonly RouteDef[]): (method: string, path: 
   return (method, path) => patterns.some((p) => p.method === method && p.path.test(path));
 }
 
-/** A freshly signed user identity for one forwarded request. */
-export function userIdentityHeader(secret: string, session: ResolvedSession): string {
-  return signIdentity(secret, { kind: 'user', sub: session.user.id, email: session.user.email, projects: session.projects });
+/** A freshly signed user identity for one forwarded request, saying which credential it came with (session-only routes refuse tokens). */
+export function userIdentityHeader(secret: string, session: ResolvedSession, credential: CredentialKind): string {
+  return signIdentity(secret, { kind: 'user', sub: session.user.id, email: session.user.email, projects: session.projects, credential });
 }

@@ -36,7 +36,7 @@ describe('personal access tokens', () => {
     for (const path of ['/platform/projects', '/pg-meta/default/tables', '/storage/default/buckets', '/logs/default/events']) {
       const res = await api(path, { headers: { authorization: 'Bearer dash_pat_viewer' } });
       expect(`${path} ${res.status}`).toBe(`${path} 200`);
-      expect(lastSeen().identity).toMatchObject({ kind: 'user', sub: 'viewer-id', projects: { default: 'read_only' } });
+      expect(lastSeen().identity).toMatchObject({ kind: 'user', sub: 'viewer-id', projects: { default: 'read_only' }, credential: 'access_token' });
       expect(lastSeen().headers.authorization).toBeUndefined();
     }
     // Resolved once, then cached like a session.

@@ -44,6 +44,27 @@ describe('health', () => {
     }
   });
 
+  it('names the dependency a service misses (Postgres down under the platform), while /health/live stays 200', async () => {
+    upstreams.missingDependencies = { platform: ['postgres'], logs: ['postgres'] };
+    const gateway = await startGateway(upstreams.urls);
+    try {
+      const res = await fetch(`${gateway.url}/health`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({
+        status: 'degraded',
+        services: { platform: { status: 'unavailable', missing: ['postgres'] }, storage: { status: 'up', missing: [] } },
+        missing: ['platform: postgres', 'logs: postgres'],
+        message: 'Not ready: platform: postgres, logs: postgres are unavailable',
+      });
+      const live = await fetch(`${gateway.url}/health/live`);
+      expect(live.status).toBe(200);
+      expect(await live.json()).toEqual({ status: 'ok', service: 'gateway' });
+    } finally {
+      upstreams.missingDependencies = {};
+      await gateway.close();
+    }
+  });
+
   it('counts a service that does not answer within the timeout as down', async () => {
     upstreams.slowHealthMs = 1500;
     const gateway = await startGateway(upstreams.urls, { healthTimeoutMs: 200 });

@@ -89,6 +89,7 @@ describe('proxy', () => {
       sub: 'alice-id',
       email: 'alice@example.com',
       projects: { default: 'owner', other: 'read_only' },
+      credential: 'session',
     });
     // Short-lived: it expires within the identity TTL.
     expect(echo.identity!.exp - Date.now() / 1000).toBeLessThanOrEqual(61);

@@ -46,6 +46,8 @@ export interface Upstreams {
   ingestFailure: number | null;
   /** Milliseconds the pg-meta stub's /health waits before answering. */
   slowHealthMs: number;
+  /** Dependencies each service's /health says are missing (a 503 then, as a service not ready answers). */
+  missingDependencies: Partial<Record<ServiceName, string[]>>;
   /** Milliseconds the platform stub waits before answering a session or status look-up. */
   slowLookupMs: number;
   /** Project statuses the platform stub's internal status route knows (others are 404); 'fail' answers 500. */
@@ -72,6 +74,7 @@ export async function startUpstreams(): Promise<Upstreams> {
     ingestFailure: null,
     slowHealthMs: 0,
     slowLookupMs: 0,
+    missingDependencies: {},
     projectStatuses: new Map(),
     statusCalls: [],
   };
@@ -88,9 +91,12 @@ export async function startUpstreams(): Promise<Upstreams> {
     };
 
     // Contract routes the gateway itself calls (JSON bodies).
-    app.get('/health', async () => {
+    app.get('/health', async (_request, reply) => {
       if (service === 'pg-meta' && state.slowHealthMs) await new Promise((r) => setTimeout(r, state.slowHealthMs));
-      return { status: 'ok', service };
+      const missing = state.missingDependencies[service] ?? [];
+      const dependencies = Object.fromEntries(missing.map((name) => [name, 'down']));
+      if (missing.length) return reply.status(503).send({ status: 'unavailable', service, dependencies, missing, message: 'not ready' });
+      return { status: 'ok', service, dependencies: {}, missing: [] };
     });
     if (service === 'platform') {
       app.post('/internal/sessions/resolve', async (request, reply) => {

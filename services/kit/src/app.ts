@@ -7,6 +7,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ErrorReply,
   FORWARDED_HEADER,
+  healthMessage,
+  LivenessReply,
+  ServiceHealth,
   IDENTITY_HEADER,
   ServiceMessages,
   projectRole,
@@ -55,6 +58,11 @@ export interface ServiceOptions {
   secret: string;
   logger?: boolean | FastifyBaseLogger;
   bodyLimit?: number;
+  /**
+   * What the service needs to serve requests, each checked by `GET /health` (readiness): a name
+   * (`postgres`, `platform`) and a check that rejects when it is unavailable. None: always ready.
+   */
+  dependencies?: Record<string, () => Promise<unknown>>;
   /**
    * Verifies the token of a `project_key` route (throws an HttpError to refuse). Required before such
    * a route is added.
@@ -134,9 +142,32 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, 'Internal server error');
   });
-  app.get('/health', async () => ({ status: 'ok', service: options.name }));
+  healthRoutes(app, options.name, options.dependencies ?? {});
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, `Route ${request.method} ${request.url} not found`));
   return app;
+}
+
+/** How long a dependency check of `/health` may take before it counts as down. */
+export const DEPENDENCY_CHECK_TIMEOUT_MS = 1500;
+
+/** `/health/live` (the process answers) and `/health` (readiness: every dependency answers; 503 naming those that do not). */
+function healthRoutes(app: FastifyInstance, service: string, dependencies: Record<string, () => Promise<unknown>>): void {
+  app.get('/health/live', { schema: { response: { 200: LivenessReply } } }, async () => ({ status: 'ok' as const, service }));
+  app.get('/health', { schema: { response: { 200: ServiceHealth, 503: ServiceHealth } } }, async (_request, reply) => {
+    const results = await Promise.all(
+      Object.entries(dependencies).map(async ([name, check]) => {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), DEPENDENCY_CHECK_TIMEOUT_MS)));
+        const up = await Promise.race([check(), timeout]).then(() => true, () => false);
+        clearTimeout(timer);
+        return [name, up ? 'up' : 'down'] as const;
+      }),
+    );
+    const missing = results.filter(([, status]) => status === 'down').map(([name]) => name);
+    const body: ServiceHealth = { status: missing.length ? 'unavailable' : 'ok', service, dependencies: Object.fromEntries(results), missing };
+    if (missing.length) body.message = healthMessage(missing);
+    return reply.status(missing.length ? 503 : 200).header('cache-control', 'no-store').send(body);
+  });
 }
 
 /**

@@ -17,8 +17,10 @@ export interface EmbeddedServer {
    * For restart tests and the restart benchmark.
    */
   stopFast(): Promise<void>;
-  /** Starts a server stopped by `stopFast` again; resolves once it accepts connections. */
+  /** Starts a server stopped by `stopFast`, or one that died, again; resolves once it accepts connections. */
   startAgain(): Promise<void>;
+  /** Whether the server's postmaster is running (false once it was killed or crashed). */
+  alive(): boolean;
 }
 
 export async function freePort(): Promise<number> {
@@ -52,6 +54,22 @@ function nativeBinDir(): string {
   return path.join(path.dirname(path.dirname(entry)), 'native', 'bin');
 }
 
+/** Whether the server whose pid `dataDir/postmaster.pid` names is running. */
+function postmasterAlive(dataDir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return false;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Stops a server left running in `dataDir` by a start that was killed (SIGKILL leaves the postgres
  * child alive, and a new start on the same directory then fails).
@@ -59,15 +77,7 @@ function nativeBinDir(): string {
 function stopStaleServer(dataDir: string): void {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  let alive: boolean;
-  try {
-    process.kill(pid, 0);
-    alive = true;
-  } catch {
-    alive = false;
-  }
-  if (alive) {
+  if (postmasterAlive(dataDir)) {
     pgCtl(['-D', dataDir, '-m', 'fast', '-w', 'stop']);
   } else {
     rmSync(pidFile, { force: true });
@@ -268,7 +278,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       running = false;
     },
     startAgain: async () => {
-      if (!running) await start();
+      if (running && postmasterAlive(options.dataDir)) return;
+      // A server that died may have left backends behind that still hold its shared memory.
+      stopStaleServer(options.dataDir);
+      await start();
     },
+    alive: () => postmasterAlive(options.dataDir),
   };
 }

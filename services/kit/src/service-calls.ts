@@ -93,3 +93,10 @@ export function platformAuditRecorder(platformUrl: string, secret: string, servi
 export function recordAfterCommit(recorder: AuditRecorder, log: FastifyBaseLogger, event: AuditRecordInput): void {
   recorder(event).catch((error: unknown) => log.warn({ err: error, action: event.action, target: event.target }, 'the audit event could not be recorded'));
 }
+
+/** A readiness check (`ServiceOptions.dependencies`): another service's process answers its `/health/live`. */
+export async function serviceAnswers(baseUrl: string): Promise<void> {
+  const response = await fetch(new URL('/health/live', baseUrl), { signal: AbortSignal.timeout(1_000) });
+  await response.body?.cancel();
+  if (!response.ok) throw new Error(`${baseUrl} answered ${response.status}`);
+}

@@ -177,9 +177,11 @@ describe('addRoute', () => {
     expect(teapot.json()).toMatchObject({ statusCode: 418, message: 'I am a teapot' });
   });
 
-  it('serves /health', async () => {
+  it('serves /health (ready: it has no dependencies) and /health/live', async () => {
     const res = await app.inject({ method: 'GET', url: '/health' });
-    expect(res.json()).toEqual({ status: 'ok', service: 'kit-test' });
+    expect(res.json()).toEqual({ status: 'ok', service: 'kit-test', dependencies: {}, missing: [] });
+    const live = await app.inject({ method: 'GET', url: '/health/live' });
+    expect(live.json()).toEqual({ status: 'ok', service: 'kit-test' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { SQL_EDITOR_MAX_ROWS, SQL_EDITOR_STATEMENT_TIMEOUT_MS, type SqlEditorSettings } from '@dash/contracts';
-import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { createServiceApp, type ServiceOptions, ProjectPools, type AuditRecorder, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
 import { advisorRoutesPlugin } from './routes/advisors';
 import { apiDocsRoutesPlugin } from './routes/api-docs';
 import { authUserRoutes } from './routes/auth-users';
@@ -27,6 +27,8 @@ import { viewRoutes } from './routes/views';
 import { loadExpressionParser } from './sql/ddl/expression';
 
 export interface PgMetaOptions {
+  /** What `/health` checks besides the service itself (see `ServiceOptions.dependencies`). */
+  dependencies?: ServiceOptions['dependencies'];
   /** Secret that signs identities (DASH_INTERNAL_SECRET). */
   secret: string;
   /** Pools of project databases. The caller owns them; give `resolver` instead to let the app own its pools. */
@@ -64,7 +66,7 @@ export function buildApp(options: PgMetaOptions): ServiceApp {
     },
     audit: options.audit ?? (async () => {}),
   };
-  const app = createServiceApp({ name: 'pg-meta', secret: options.secret, logger: options.logger });
+  const app = createServiceApp({ name: 'pg-meta', secret: options.secret, logger: options.logger, dependencies: options.dependencies });
   // The DDL builders check user expressions with Postgres's parser, synchronously: load it before serving.
   app.addHook('onReady', loadExpressionParser);
   // Each route file is an encapsulated plugin: what it adds to its instance (the CSV body parser) serves only

@@ -1,5 +1,5 @@
 import { contentRoutes, type SqlEditorSettings } from '@dash/contracts';
-import { cachedPerProject, callService, envPort, listen, platformAuditRecorder, platformConnectionResolver, PROJECT_NOT_FOUND, requireEnv } from '@dash/service-kit';
+import { cachedPerProject, callService, envPort, listen, platformAuditRecorder, platformConnectionResolver, PROJECT_NOT_FOUND, requireEnv, serviceAnswers } from '@dash/service-kit';
 import { buildApp } from './app';
 
 /**
@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const app = buildApp({
     secret,
     resolver,
+    dependencies: { platform: () => serviceAnswers(platformUrl) },
     logger: true,
     sqlEditorSettings: cachedSettings(platformUrl, secret),
     audit: platformAuditRecorder(platformUrl, secret, 'pg-meta'),

@@ -41,7 +41,12 @@ export type PlatformApp = ServiceApp & { platform: PlatformContext };
  */
 export async function buildPlatformApp(config: PlatformConfig): Promise<PlatformApp> {
   const ctx = await createPlatformContext(config);
-  const app = createServiceApp({ name: 'platform', secret: config.secret, logger: config.logger });
+  const app = createServiceApp({
+    name: 'platform',
+    secret: config.secret,
+    logger: config.logger,
+    dependencies: { postgres: () => ctx.pool.query('select 1') },
+  });
   app.decorate('platform', ctx);
   app.addHook('onReady', async () => ctx.authLogs.start(app.log));
   app.addHook('onClose', async () => {

@@ -1,4 +1,4 @@
-import { createServiceApp, ProjectPools, type AuditRecorder, type ConnectionResolver, type LogShipper, type ServiceApp } from '@dash/service-kit';
+import { createServiceApp, type ServiceOptions, ProjectPools, type AuditRecorder, type ConnectionResolver, type LogShipper, type ServiceApp } from '@dash/service-kit';
 import { registerApiErrorReplies } from './api-errors';
 import { projectKeyVerifier } from './api-keys';
 import { bucketSchemaErrorMessage } from './bucket-rules';
@@ -10,9 +10,12 @@ import { registerStorageLogs } from './storage-logs';
 import { objectRoutes } from './routes/objects';
 import type { ObjectBackend } from './backend/types';
 import type { RenderCache } from './render-cache';
+import { RenderSlots } from './render-slots';
 import type { ProjectSettingsResolver } from './project-settings';
 
 export interface StorageOptions {
+  /** What `/health` checks besides the service itself (see `ServiceOptions.dependencies`). */
+  dependencies?: ServiceOptions['dependencies'];
   /** Secret that signs identities (DASH_INTERNAL_SECRET). */
   secret: string;
   /** Pools of project databases. The caller owns them; give `resolver` instead to let the app own its pools. */
@@ -24,6 +27,8 @@ export interface StorageOptions {
   backend: ObjectBackend;
   /** Where transformed images are kept; without it every transformation is rendered anew. */
   renders?: RenderCache;
+  /** How many image renders run at once and wait in line (by default 2 and 8). */
+  renderSlots?: RenderSlots;
   /** A project's JWT secret and upload limit. */
   settings: ProjectSettingsResolver;
   /** Where bucket changes are recorded (the platform's audit log, see main.ts); nowhere when not given. */
@@ -36,6 +41,7 @@ export interface StorageContext {
   pools: ProjectPools;
   backend: ObjectBackend;
   renders: RenderCache | undefined;
+  renderSlots: RenderSlots;
   settings: ProjectSettingsResolver;
   audit: AuditRecorder;
 }
@@ -53,6 +59,7 @@ export function buildApp(options: StorageOptions): ServiceApp {
     pools: pools.as('storage'),
     backend: options.backend,
     renders: options.renders,
+    renderSlots: options.renderSlots ?? new RenderSlots(),
     settings: options.settings,
     audit: options.audit ?? (async () => {}),
   };
@@ -60,6 +67,7 @@ export function buildApp(options: StorageOptions): ServiceApp {
     name: 'storage',
     secret: options.secret,
     logger: options.logger,
+    dependencies: options.dependencies,
     // The storage API's callers: a project's API keys and its users' JWTs, checked with its JWT secret.
     verifyProjectKey: projectKeyVerifier(options.settings),
   });

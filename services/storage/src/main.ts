@@ -1,4 +1,4 @@
-import { envPort, listen, LogShipper, platformAuditRecorder, platformConnectionResolver, requireEnv, throttledDropWarning } from '@dash/service-kit';
+import { envPort, listen, LogShipper, platformAuditRecorder, platformConnectionResolver, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
 import path from 'node:path';
 import { buildApp } from './app';
 import { backendFromEnv } from './backend';
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     secret,
     resolver,
     backend,
+    dependencies: { platform: () => serviceAnswers(platformUrl) },
     renders: new RenderCache(path.resolve(process.env.DASH_STORAGE_RENDER_CACHE_DIR || '.data/storage-renders')),
     settings: platformSettingsResolver(platformUrl, secret),
     audit: platformAuditRecorder(platformUrl, secret, 'storage'),

@@ -1,41 +1,44 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServiceName } from '@dash/contracts';
+import { GatewayHealth, healthMessage, LivenessReply, ServiceHealth, type ServiceName } from '@dash/contracts';
+import { Value } from '@sinclair/typebox/value';
 import { SERVICES } from '../config';
 
-export interface ServiceHealth {
-  status: 'up' | 'down';
-  latencyMs: number;
-}
+type ProbedService = GatewayHealth['services'][string];
 
-export interface GatewayHealth {
-  status: 'ok' | 'degraded';
-  services: Record<ServiceName, ServiceHealth>;
-}
-
-async function probe(base: string, timeoutMs: number): Promise<ServiceHealth> {
+/** A service's readiness (its `/health`): up, unavailable with what it misses, or down when it did not answer. */
+async function probe(base: string, timeoutMs: number): Promise<ProbedService> {
   const started = performance.now();
-  let up: boolean;
+  const latency = () => Math.round(performance.now() - started);
   try {
     const response = await fetch(`${base}/health`, { signal: AbortSignal.timeout(timeoutMs) });
-    await response.body?.cancel();
-    up = response.ok;
+    const body: unknown = await response.json().catch(() => undefined);
+    if (response.ok) return { status: 'up', latencyMs: latency(), missing: [] };
+    const missing = Value.Check(ServiceHealth, body) ? body.missing : [];
+    return { status: 'unavailable', latencyMs: latency(), missing };
   } catch {
-    up = false;
+    return { status: 'down', latencyMs: latency(), missing: [] };
   }
-  return { status: up ? 'up' : 'down', latencyMs: Math.round(performance.now() - started) };
 }
 
-/** `GET /health`: every service's own `/health`, probed in parallel; 200 when all are up, else 503. */
+/**
+ * `GET /health/live`: the gateway answers. `GET /health`: readiness, every service's own readiness probed
+ * in parallel; 200 when all are ready, else 503 naming what is missing (`logs` for a service that does
+ * not answer, `platform: postgres` for a service's dependency).
+ */
 export async function healthRoutes(
   app: FastifyInstance,
   { upstreams, timeoutMs }: { upstreams: Record<ServiceName, string>; timeoutMs: number },
 ): Promise<void> {
-  app.get('/health', async (_request, reply) => {
+  app.get('/health/live', { schema: { response: { 200: LivenessReply } } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { status: 'ok' as const, service: 'gateway' };
+  });
+  app.get('/health', { schema: { response: { 200: GatewayHealth, 503: GatewayHealth } } }, async (_request, reply) => {
     const results = await Promise.all(SERVICES.map(async (name) => [name, await probe(upstreams[name], timeoutMs)] as const));
-    const services = Object.fromEntries(results) as Record<ServiceName, ServiceHealth>;
-    const allUp = results.every(([, health]) => health.status === 'up');
-    const body: GatewayHealth = { status: allUp ? 'ok' : 'degraded', services };
-    reply.status(allUp ? 200 : 503).header('cache-control', 'no-store');
-    return body;
+    const missing = results.flatMap(([name, health]) => (health.status === 'down' ? [name] : health.missing.map((dependency) => `${name}: ${dependency}`)));
+    const ready = results.every(([, health]) => health.status === 'up');
+    const body: GatewayHealth = { status: ready ? 'ok' : 'degraded', services: Object.fromEntries(results), missing };
+    if (!ready) body.message = healthMessage(missing.length ? missing : results.filter(([, h]) => h.status !== 'up').map(([name]) => name));
+    return reply.status(ready ? 200 : 503).header('cache-control', 'no-store').send(body);
   });
 }

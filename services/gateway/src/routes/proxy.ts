@@ -117,7 +117,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
       if (session && awaitingMfa(session) && !(service === 'platform' && allowedAwaitingMfa(request.method, path))) {
         return sendError(reply, 401, AccountMessages.mfaRequired, MFA_REQUIRED_CODE);
       }
-      const identity = session ? userIdentityHeader(options.secret, session) : undefined;
+      const identity = session ? userIdentityHeader(options.secret, session, bearer ? 'access_token' : 'session') : undefined;
       if (token && service === 'platform' && changesSession(request.method, path)) {
         options.sessions.invalidate(token);
         changedSessions.set(request, token);
