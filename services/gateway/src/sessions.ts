@@ -27,6 +27,8 @@ export class SessionResolver {
    * answers with the session as it was: its result serves the request that asked, but is not remembered.
    */
   private readonly invalidations = new Map<string, number>();
+  /** Bumped when a user is forgotten: a lookup under way then may hold that user's old rights, so it is not remembered. */
+  private userForgets = 0;
 
   constructor(
     private readonly platformUrl: string,
@@ -45,13 +47,14 @@ export class SessionResolver {
     if (cached) this.cache.delete(key);
 
     const generation = this.invalidations.get(key) ?? 0;
+    const forgets = this.userForgets;
     let lookup = this.pending.get(key);
     if (!lookup) {
       lookup = this.lookup(token, kind).finally(() => this.pending.delete(key));
       this.pending.set(key, lookup);
     }
     const value = await lookup;
-    if ((this.invalidations.get(key) ?? 0) === generation) this.remember(key, value);
+    if ((this.invalidations.get(key) ?? 0) === generation && this.userForgets === forgets) this.remember(key, value);
     return value;
   }
 
@@ -64,9 +67,14 @@ export class SessionResolver {
     this.invalidations.set(key, (this.invalidations.get(key) ?? 0) + 1);
   }
 
-  /** Forgets every cached access token of a user (one was revoked: the cache holds no token's hash to find it by). */
-  forgetAccessTokensOf(userId: string): void {
-    for (const [key, entry] of this.cache) if (key.startsWith('pat:') && entry.value?.user.id === userId) this.cache.delete(key);
+  /**
+   * Forgets every cached session and access token of a user, whose rights just changed (removed from an
+   * organization, given another role, a token revoked): their next request, on any credential, is
+   * checked with the platform again.
+   */
+  forgetUser(userId: string): void {
+    this.userForgets += 1;
+    for (const [key, entry] of this.cache) if (entry.value?.user.id === userId) this.cache.delete(key);
   }
 
   private remember(key: string, value: ResolvedSession | null): void {
@@ -127,16 +135,28 @@ export const awaitingMfa = (session: ResolvedSession): boolean => session.aal ==
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A test of `METHOD path` against contract routes; a `:param` matches one path segment. */
-export function routeMatcher(defs: readonly RouteDef[]): (method: string, path: string) => boolean {
+/** The path parameters of `METHOD path` when it is one of the contract routes, else null; a `:param` matches one path segment. */
+export function routeParamsMatcher(defs: readonly RouteDef[]): (method: string, path: string) => Record<string, string> | null {
   const patterns = defs.map((def) => {
     const path = def.url
       .split(/(:[A-Za-z_][A-Za-z0-9_]*)/)
-      .map((part) => (part.startsWith(':') ? '[^/]+' : escapeRegExp(part)))
+      .map((part) => (part.startsWith(':') ? `(?<${part.slice(1)}>[^/]+)` : escapeRegExp(part)))
       .join('');
     return { method: def.method, path: new RegExp(`^${path}$`) };
   });
-  return (method, path) => patterns.some((p) => p.method === method && p.path.test(path));
+  return (method, path) => {
+    for (const p of patterns) {
+      const match = p.method === method ? p.path.exec(path) : null;
+      if (match) return { ...match.groups };
+    }
+    return null;
+  };
+}
+
+/** A test of `METHOD path` against contract routes. */
+export function routeMatcher(defs: readonly RouteDef[]): (method: string, path: string) => boolean {
+  const params = routeParamsMatcher(defs);
+  return (method, path) => params(method, path) !== null;
 }
 
 /** A freshly signed user identity for one forwarded request, saying which credential it came with (session-only routes refuse tokens). */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { signIdentity } from '@dash/service-kit';
 import { TEST_SECRET } from '@dash/service-kit/dist/testing';
-import { deadUrl, startGateway, startUpstreams, type RunningGateway, type Seen, type Upstreams } from './stubs';
+import { deadUrl, PUBLIC_ORIGIN, startGateway, startUpstreams, type RunningGateway, type Seen, type Upstreams } from './stubs';
 
 let upstreams: Upstreams;
 let gateway: RunningGateway;
@@ -132,6 +132,28 @@ describe('proxy', () => {
     upstreams.sessions.delete('tok-out');
     const after = await fetch(`${gateway.url}/api/platform/projects`, { headers });
     expect(((await after.json()) as Echo).identity).toBeNull();
+  });
+
+  it('a member removed or given another role loses the old rights on their next request, with a session or a token', async () => {
+    const dave = { user: { id: 'dave-id', email: 'dave@example.com', name: 'Dave' }, projects: { default: 'developer' as const } };
+    upstreams.sessions.set('tok-dave', dave);
+    upstreams.accessTokens.set('dash_pat_dave', dave);
+    const asDave = [{ cookie: 'dash_session=tok-dave' }, { authorization: 'Bearer dash_pat_dave' }];
+    for (const headers of asDave) await fetch(`${gateway.url}/api/pg-meta/default/tables`, { headers });
+    const owner = { cookie: 'dash_session=tok-alice', origin: PUBLIC_ORIGIN };
+    for (const method of ['PATCH', 'DELETE']) {
+      const calls = upstreams.resolveCalls.length;
+      const change = await fetch(`${gateway.url}/api/platform/organizations/demo/members/dave-id`, { method, headers: owner });
+      expect(change.status).toBe(200);
+      // The platform now answers Dave's credentials differently; the gateway asks it again at once.
+      upstreams.sessions.set('tok-dave', { ...dave, projects: method === 'DELETE' ? {} : { default: 'read_only' } });
+      upstreams.accessTokens.set('dash_pat_dave', upstreams.sessions.get('tok-dave')!);
+      for (const headers of asDave) {
+        const after = await fetch(`${gateway.url}/api/pg-meta/default/tables`, { headers });
+        expect(((await after.json()) as Echo).identity?.projects).toEqual(method === 'DELETE' ? {} : { default: 'read_only' });
+      }
+      expect(upstreams.resolveCalls.slice(calls).filter((t) => t.includes('dave'))).toEqual(['tok-dave', 'dash_pat_dave']);
+    }
   });
 
   it('sends the session cookie to the platform only, and sets its own forwarding headers', async () => {

@@ -10,6 +10,7 @@ import {
   MFA_REQUIRED_CODE,
   SESSION_CHANGING_ROUTES,
   accountRoutes,
+  organizationRoutes,
   SESSION_COOKIE,
   projectRole,
   type ServiceName,
@@ -17,7 +18,7 @@ import {
 import { MAX_DRAINED_BYTES, readCookie, sendError, signForwardedClient } from '@dash/service-kit';
 import { SERVICES } from '../config';
 import { unavailableMessage, type ProjectStatusCache } from '../project-status';
-import { awaitingMfa, bearerToken, routeMatcher, userIdentityHeader, type SessionResolver } from '../sessions';
+import { awaitingMfa, bearerToken, routeMatcher, routeParamsMatcher, userIdentityHeader, type SessionResolver } from '../sessions';
 import { projectApiRoutes } from './project-api';
 import { notePostgrestCaller } from '../postgrest-logs';
 
@@ -80,15 +81,17 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
   const allowedAwaitingMfa = routeMatcher(MFA_PENDING_ROUTES);
   const changedSessions = new WeakMap<FastifyRequest, string>();
   const revokesToken = routeMatcher([accountRoutes.revokeAccessToken]);
-  const tokenRevokers = new WeakMap<FastifyRequest, string>();
+  // A member removed or given another role: their rights change on their next request, not when the cache expires.
+  const changesMember = routeParamsMatcher([organizationRoutes.removeMember, organizationRoutes.updateMember]);
+  const rightsChanged = new WeakMap<FastifyRequest, string>();
   const projectWrites = new WeakMap<FastifyRequest, { token: string | undefined; ref: string | undefined }>();
   app.addHook('onResponse', async (request, reply) => {
     // Drop the cached session once the platform has deleted it or changed its assurance level.
     const token = changedSessions.get(request);
     if (token) options.sessions.invalidate(token);
-    // A revoked token stops working at once, not when its cache entry expires.
-    const revoker = tokenRevokers.get(request);
-    if (revoker && reply.statusCode < 400) options.sessions.forgetAccessTokensOf(revoker);
+    // A revoked token, a removed member: the change holds from the next request, not when cache entries expire.
+    const user = rightsChanged.get(request);
+    if (user && reply.statusCode < 400) options.sessions.forgetUser(user);
     // A project created, paused, restored or deleted: the writer's next request sees it at once.
     const write = projectWrites.get(request);
     if (write && reply.statusCode < 400) {
@@ -122,7 +125,9 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
         options.sessions.invalidate(token);
         changedSessions.set(request, token);
       }
-      if (session && service === 'platform' && revokesToken(request.method, path)) tokenRevokers.set(request, session.user.id);
+      if (session && service === 'platform' && revokesToken(request.method, path)) rightsChanged.set(request, session.user.id);
+      const member = session && service === 'platform' ? changesMember(request.method, path) : null;
+      if (member?.userId) rightsChanged.set(request, decodeURIComponent(member.userId));
       const projectWrite = service === 'platform' && request.method !== 'GET' ? PROJECT_WRITE.exec(path) : null;
       if (projectWrite) projectWrites.set(request, { token, ref: projectWrite[1] });
       // A member's call to a project that is paused or coming up stops here; anyone else learns nothing of it.
