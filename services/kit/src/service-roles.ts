@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import type pg from 'pg';
 import { LOG_EXPLORER_STATEMENT_TIMEOUT_MS } from '@dash/contracts';
 import { databaseOf, quoteIdent, quoteLiteral, standaloneClient } from './db';
 
@@ -61,23 +60,38 @@ function withLogin(url: string, user: string, password: string): string {
 }
 
 /**
- * Statements that give `$2` what of schema `$1` it does not own yet: relations, routines and types (a
- * column's sequence moves with its table, a table's indexes and row type too).
+ * Makes `owner` the owner of `schema`, when it exists (a fresh database gets it from its service), and of
+ * what in it another role owns: relations, routines and types (a column's sequence moves with its table,
+ * a table's indexes and row type too).
  */
-const TAKE_OVER_SQL = `
-with target as (
-  select n.oid as schema, r.oid as owner, r.rolname from pg_namespace n, pg_roles r where n.nspname = $1 and r.rolname = $2
-)
-select format('alter table %s owner to %I', c.oid::regclass, t.rolname) as stmt
-from pg_class c join target t on c.relnamespace = t.schema
-where c.relowner <> t.owner and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
-  and (c.relkind <> 'S' or not exists (select from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype in ('a', 'i')))
-union all
-select format('alter routine %s owner to %I', p.oid::regprocedure, t.rolname)
-from pg_proc p join target t on p.pronamespace = t.schema where p.proowner <> t.owner
-union all
-select format('alter type %s owner to %I', y.oid::regtype, t.rolname)
-from pg_type y join target t on y.typnamespace = t.schema where y.typowner <> t.owner and y.typtype in ('e', 'd', 'r')`;
+function takeOverSql(schema: string, owner: string): string {
+  return `
+do $take$
+declare
+  obj record;
+begin
+  if not exists (select from pg_namespace where nspname = ${quoteLiteral(schema)}) then return; end if;
+  alter schema ${quoteIdent(schema)} owner to ${quoteIdent(owner)};
+  for obj in
+    with target as (
+      select n.oid as schema, r.oid as owner from pg_namespace n, pg_roles r
+      where n.nspname = ${quoteLiteral(schema)} and r.rolname = ${quoteLiteral(owner)}
+    )
+    select format('alter table %s', c.oid::regclass) as stmt
+    from pg_class c join target t on c.relnamespace = t.schema
+    where c.relowner <> t.owner and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
+      and (c.relkind <> 'S' or not exists (select from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype in ('a', 'i')))
+    union all
+    select format('alter routine %s', p.oid::regprocedure) from pg_proc p join target t on p.pronamespace = t.schema where p.proowner <> t.owner
+    union all
+    select format('alter type %s', y.oid::regtype) from pg_type y join target t on y.typnamespace = t.schema
+    where y.typowner <> t.owner and y.typtype in ('e', 'd', 'r')
+  loop
+    execute obj.stmt || ${quoteLiteral(` owner to ${quoteIdent(owner)}`)};
+  end loop;
+end
+$take$`;
+}
 
 export interface ServiceRolesOutcome {
   connections: ServiceConnections;
@@ -110,22 +124,8 @@ export async function ensureServiceRoles(platformUrl: string, secret: string): P
         fallback: `${rows[0]?.name ?? 'The database role'} is not a superuser, so the platform and logs services connect as it: their own roles (${Object.values(SERVICE_ROLES).join(', ')}) need a superuser to be made`,
       };
     }
-    await client.query('begin');
-    // Role changes wait for this lock: two runs at once would otherwise both create a role (a duplicate
-    // key) or update one ("tuple concurrently updated"). It holds across databases, unlike advisory locks.
-    await client.query('lock table pg_catalog.pg_authid in share row exclusive mode');
-    const existing = await client.query<{ rolname: string }>('select rolname from pg_roles where rolname = any($1)', [
-      [...Object.values(SERVICE_ROLES), LOGS_READER_ROLE],
-    ]);
-    const statements = roleStatements(databaseOf(platformUrl), secret, new Set(existing.rows.map((r) => r.rolname)));
-    for (const statement of statements) await client.query(statement);
-    for (const [role, schemas] of Object.entries(OWNED_SCHEMAS) as Array<[keyof typeof OWNED_SCHEMAS, readonly string[]]>) {
-      for (const schema of schemas) await giveSchema(client, schema, SERVICE_ROLES[role]);
-    }
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
+    // One simple query of several statements runs as one transaction.
+    await client.query(bootstrapStatements(databaseOf(platformUrl), secret).join(';\n'));
   } finally {
     await client.end();
   }
@@ -133,23 +133,30 @@ export async function ensureServiceRoles(platformUrl: string, secret: string): P
   return { connections: { platform: login('platform'), logs: login('logs'), logsExplorer: login('logsExplorer') } };
 }
 
-function roleStatements(database: string, secret: string, existing: ReadonlySet<string>): string[] {
+function bootstrapStatements(database: string, secret: string): string[] {
   const [platform, logs, explorer] = [SERVICE_ROLES.platform, SERVICE_ROLES.logs, SERVICE_ROLES.logsExplorer].map(quoteIdent);
   const reader = quoteIdent(LOGS_READER_ROLE);
   const db = quoteIdent(database);
-  const statements: string[] = [];
+  // Role changes wait for this lock: two runs at once would otherwise both create a role (a duplicate
+  // key) or update one ("tuple concurrently updated"). It holds across databases, unlike advisory locks.
+  const statements = ['lock table pg_catalog.pg_authid in share row exclusive mode'];
   for (const role of Object.keys(SERVICE_ROLES) as ServiceRole[]) {
     const name = SERVICE_ROLES[role];
-    const inherit = role === 'logsExplorer' ? 'noinherit' : 'inherit';
-    statements.push(
-      `${existing.has(name) ? 'alter' : 'create'} role ${quoteIdent(name)} login nosuperuser nocreatedb nocreaterole noreplication nobypassrls ${inherit} password ${quoteLiteral(serviceRolePassword(secret, role))}`,
-    );
+    const attributes = `login nosuperuser nocreatedb nocreaterole noreplication nobypassrls ${role === 'logsExplorer' ? 'noinherit' : 'inherit'}`;
+    statements.push(`
+do $role$ begin
+  execute format('%s role %I ${attributes} password %L',
+    case when exists (select from pg_roles where rolname = ${quoteLiteral(name)}) then 'alter' else 'create' end,
+    ${quoteLiteral(name)}, ${quoteLiteral(serviceRolePassword(secret, role))});
+end $role$`);
   }
   for (const [setting, value] of Object.entries(EXPLORER_SESSION_SETTINGS)) {
     statements.push(`alter role ${explorer} set ${quoteIdent(setting)} = ${quoteLiteral(value)}`);
   }
   statements.push(
-    ...(existing.has(LOGS_READER_ROLE) ? [] : [`create role ${reader} nologin noinherit`]),
+    `do $reader$ begin
+  if not exists (select from pg_roles where rolname = ${quoteLiteral(LOGS_READER_ROLE)}) then create role ${reader} nologin noinherit; end if;
+end $reader$`,
     // The logs migrations grant the reader its views (as their owner); the explorer's role switches to it.
     `grant ${reader} to ${logs}, ${explorer}`,
     `do $shared$
@@ -164,14 +171,8 @@ end $shared$`,
     `grant connect on database ${db} to ${platform}, ${logs}, ${explorer}`,
     `grant create on database ${db} to ${platform}, ${logs}`,
   );
+  for (const [role, schemas] of Object.entries(OWNED_SCHEMAS) as Array<[keyof typeof OWNED_SCHEMAS, readonly string[]]>) {
+    for (const schema of schemas) statements.push(takeOverSql(schema, SERVICE_ROLES[role]));
+  }
   return statements;
-}
-
-/** Makes `owner` the owner of `schema` and of everything in it (when the schema exists: else its service makes it). */
-async function giveSchema(client: pg.Client, schema: string, owner: string): Promise<void> {
-  const { rowCount } = await client.query('select from pg_namespace where nspname = $1', [schema]);
-  if (!rowCount) return;
-  await client.query(`alter schema ${quoteIdent(schema)} owner to ${quoteIdent(owner)}`);
-  const { rows } = await client.query<{ stmt: string }>(TAKE_OVER_SQL, [schema, owner]);
-  for (const { stmt } of rows) await client.query(stmt);
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { bootstrapProjectDatabase, dropProjectDatabase, projectRoleName, type ProjectConnections } from '../src/project-bootstrap';
 import { createTestDatabase, testServerUrl } from '../src/testing';
+import { as, failure } from './pg-clients';
 
 type Database = { name: string; url: string; drop: () => Promise<void> };
 let database: Database;
@@ -8,29 +9,6 @@ let other: Database;
 let connections: ProjectConnections;
 let otherConnections: ProjectConnections;
 let client: pg.Client;
-
-/** Runs `work` with a client logged in with `url`. */
-async function as<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await work(c);
-  } finally {
-    await c.end();
-  }
-}
-
-/** The SQLSTATE a statement fails with (undefined when it succeeds). */
-async function failure(url: string, text: string): Promise<string | undefined> {
-  return as(url, async (c) => {
-    try {
-      await c.query(text);
-      return undefined;
-    } catch (error) {
-      return (error as { code?: string }).code;
-    }
-  });
-}
 
 beforeAll(async () => {
   database = await createTestDatabase('kitboot');

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { withDatabase } from '../src/db';
 import { ensureServiceRoles, EXPLORER_SESSION_SETTINGS, SERVICE_ROLES, type ServiceConnections } from '../src/service-roles';
 import { createTestDatabase, createTestProjectDatabase, TEST_SECRET } from '../src/testing';
+import { as, failure } from './pg-clients';
 
 type Database = Awaited<ReturnType<typeof createTestDatabase>>;
 let platform: Database;
@@ -9,27 +10,7 @@ let other: Database;
 let project: Awaited<ReturnType<typeof createTestProjectDatabase>>;
 let connections: ServiceConnections;
 
-async function as<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await work(c);
-  } finally {
-    await c.end();
-  }
-}
-
 const rows = <R extends pg.QueryResultRow>(url: string, text: string) => as(url, async (c) => (await c.query<R>(text)).rows);
-
-/** The SQLSTATE of logging in with `url` and running `text` (undefined when both succeed). */
-async function failure(url: string, text = 'select 1'): Promise<string | undefined> {
-  try {
-    await rows(url, text);
-    return undefined;
-  } catch (error) {
-    return (error as { code?: string }).code;
-  }
-}
 
 beforeAll(async () => {
   platform = await createTestDatabase('kitroles');
@@ -123,7 +104,7 @@ describe('service roles', () => {
       await expect(rows(withDatabase(admin, database), 'select 1')).rejects.toMatchObject({ code: '42501', message: `permission denied for database "${database}"` });
     }
     // Its own database still lets it in.
-    expect(await failure(admin)).toBeUndefined();
+    expect(await failure(admin, 'select 1')).toBeUndefined();
   });
 
   it('change nothing when run again, and keep the passwords', async () => {
