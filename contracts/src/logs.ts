@@ -22,6 +22,15 @@ export const LogEventInput = Type.Object({
 });
 export type LogEventInput = Static<typeof LogEventInput>;
 
+/**
+ * How deep an event's metadata may nest (objects and arrays), for the services' events and collection
+ * ingest alike: deeper JSON could not be written back out (JSON.stringify recurses) nor stored by Postgres.
+ */
+export const LOG_METADATA_MAX_DEPTH = 64;
+export const LogIngestMessages = {
+  metadataTooDeep: (event: number) => `Event ${event}: metadata is nested more than ${LOG_METADATA_MAX_DEPTH} levels deep`,
+} as const;
+
 /** Retention when a project has set none, and the bounds of the setting, in days. */
 export const LOG_RETENTION_DEFAULT_DAYS = 7;
 export const LOG_RETENTION_MAX_DAYS = 90;

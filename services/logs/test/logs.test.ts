@@ -1,4 +1,4 @@
-import { ErrorReply, logsRoutes, ServiceMessages, type LogEventInput } from '@dash/contracts';
+import { ErrorReply, LOG_METADATA_MAX_DEPTH, LogIngestMessages, logsRoutes, ServiceMessages, type LogEventInput } from '@dash/contracts';
 import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
 import { migrateLogs } from '../src/db/migrations';
 import { contractValidator, setupPlatform, type Platform } from './helpers';
@@ -91,6 +91,24 @@ describe('POST /internal/events', () => {
     const res = await ingest([{ ...edge('2024-03-01T01:00:00Z', 'proj-a', '/nul'), event_message: 'bad \u0000 byte' }]);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('22021');
+  });
+
+  it('refuses metadata nested deeper than the limit with a 400 naming the event, however deep', async () => {
+    const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+    const send = (depth: number) =>
+      p.app.inject({
+        method: 'POST',
+        url: '/internal/events',
+        headers: { ...serviceHeaders(), 'content-type': 'application/json' },
+        payload: `{"events":[${JSON.stringify(edge('2024-03-07T00:00:00Z', 'proj-d', '/ok'))},
+          {"source":"edge","project_ref":"proj-d","timestamp":"2024-03-07T00:01:00Z","event_message":"deep","metadata":${nested(depth)}}]}`,
+      });
+    for (const depth of [LOG_METADATA_MAX_DEPTH + 1, 10_000]) {
+      const res = await send(depth);
+      expect(res.json()).toMatchObject({ statusCode: 400, message: LogIngestMessages.metadataTooDeep(2) });
+    }
+    expect((await p.pool.query(`select count(*)::int as n from logs.events where project_ref = 'proj-d'`)).rows[0].n).toBe(0);
+    expect((await send(LOG_METADATA_MAX_DEPTH)).statusCode).toBe(200);
   });
 
   it('is only for services', async () => {

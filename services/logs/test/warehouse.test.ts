@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ROLES, warehouseRoutes, WarehouseMessages, type EventCollection, type OrgRole, type WarehouseAccessToken } from '@dash/contracts';
+import { LOG_METADATA_MAX_DEPTH, LogIngestMessages, ROLES, warehouseRoutes, WarehouseMessages, type EventCollection, type OrgRole, type WarehouseAccessToken } from '@dash/contracts';
 import type { ServiceApp } from '@dash/service-kit';
 import { asRole, TEST_SECRET } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
@@ -227,6 +227,10 @@ describe('ingest', () => {
     expect((await send('hello', 'text/plain')).json()).toMatchObject({ statusCode: 415, message: WarehouseMessages.unsupportedType });
     // A NUL character Postgres cannot store in text: the sender's mistake.
     expect((await send(JSON.stringify([{ message: 'a\u0000b' }]))).statusCode).toBe(400);
+    // Fields nested deeper than the metadata may be, in the event's own fields or in `metadata`.
+    const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    expect((await send(`[{"message":"a"},{"trace":${deep(10_000)}}]`)).json()).toMatchObject({ statusCode: 400, message: LogIngestMessages.metadataTooDeep(2) });
+    expect((await send(`{"metadata":{"trace":${deep(LOG_METADATA_MAX_DEPTH)}}}`)).json()).toMatchObject({ statusCode: 400, message: LogIngestMessages.metadataTooDeep(1) });
     expect(await storedEvents(collection.id)).toEqual([]);
   });
 

@@ -1,10 +1,13 @@
 import {
+  LOG_METADATA_MAX_DEPTH,
+  LogIngestMessages,
   WAREHOUSE_MAX_EVENT_AGE_DAYS,
   WAREHOUSE_MAX_EVENT_FUTURE_MINUTES,
   WarehouseMessages,
   type IngestEvent,
 } from '@dash/contracts';
 import { HttpError, badRequest } from '@dash/service-kit';
+import { nestedDeeperThan } from '../json-depth';
 import type { CollectionEventRow } from '../sql/warehouse';
 
 const tooMany = (max: number) => new HttpError(413, WarehouseMessages.tooManyEvents(max));
@@ -66,6 +69,8 @@ export function toCollectionEvents(events: readonly IngestEvent[], now: Date): C
     const ms = at.getTime();
     if (Number.isNaN(ms) || ms < oldest || ms > newest) throw badRequest(WarehouseMessages.badTimestamp(i + 1));
     const nested = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? metadata : metadata === undefined ? {} : { metadata };
-    return { timestamp: at, eventMessage: event_message ?? message ?? '', metadata: { ...nested, ...rest } };
+    const merged = { ...nested, ...rest };
+    if (nestedDeeperThan(merged, LOG_METADATA_MAX_DEPTH)) throw badRequest(LogIngestMessages.metadataTooDeep(i + 1));
+    return { timestamp: at, eventMessage: event_message ?? message ?? '', metadata: merged };
   });
 }
