@@ -17,6 +17,8 @@ export type LogExplorerTable = (typeof LOG_EXPLORER_TABLES)[number];
 export const LOG_EXPLORER_MAX_ROWS = 1_000;
 /** Each query's statement timeout. */
 export const LOG_EXPLORER_STATEMENT_TIMEOUT_MS = 10_000;
+/** Explorer queries one member may have running at once (in one logs process); the next is a 429. */
+export const LOG_EXPLORER_MAX_RUNS_PER_MEMBER = 2;
 export const LOG_EXPLORER_MAX_SQL_CHARS = 100_000;
 /** A custom range spans at most this long (the longest retention). */
 export const LOG_TIME_RANGE_MAX_DAYS = 31;
@@ -104,6 +106,10 @@ export const ExplorerMessages = {
   selectIntoNotAllowed: 'SELECT INTO is not allowed: the explorer only reads',
   notAllowed: (what: string) => `${what} is not allowed in the logs explorer`,
   timeout: `The query took longer than ${LOG_EXPLORER_STATEMENT_TIMEOUT_MS / 1000} seconds and was cancelled. Narrow the time range or add filters.`,
+  tooManyRuns: `You already have ${LOG_EXPLORER_MAX_RUNS_PER_MEMBER} log queries running. Wait for one to finish, then run this one again.`,
+  /** Postgres's temp_file_limit (`limit` as the server writes it, e.g. 128MB) stopped the query. */
+  tooMuchTempSpace: (limit: string) =>
+    `The query needed more than ${limit} of temporary disk space and was cancelled. Narrow the time range, add filters or sort fewer rows.`,
 };
 
 export const HistogramBucket = Type.Object({ start: Timestamp, count: Type.Integer({ minimum: 0 }) });

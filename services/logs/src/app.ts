@@ -14,8 +14,17 @@ import type { IngestLimits } from './routes/ingest';
 export interface LogsOptions {
   /** Secret that signs identities (DASH_INTERNAL_SECRET). */
   secret: string;
-  /** Pool of the platform database, whose `logs` schema is migrated (see `migrateLogs`). The caller owns it. */
+  /**
+   * Pool of the platform database, whose `logs` schema is migrated (see `migrateLogs`): log pages, ingest,
+   * reports, retention, as the service's own role. The caller owns it.
+   */
   pool: pg.Pool;
+  /**
+   * The logs explorer's own pool (`EXPLORER_POOL_CONNECTIONS`, as its login role), so members' SQL cannot
+   * take every connection the log pages and ingest need. The caller owns it; without one (benchmarks)
+   * the explorer shares `pool`.
+   */
+  explorerPool?: pg.Pool;
   logger?: boolean;
   /** The deployment's variant (DASH_MODE): a self-hosted one has no pooler logs. Default hosted. */
   mode?: DashMode;
@@ -25,16 +34,31 @@ export interface LogsOptions {
   featureFlags?: FeatureFlagResolver;
 }
 
+/** Connections of the explorer's pool: at most this many explorer queries run at once, the others wait for one. */
+export const EXPLORER_POOL_CONNECTIONS = 3;
+
 export interface LogsContext {
   pool: pg.Pool;
+  explorerPool: pg.Pool;
   partitions: PartitionManager;
   mode: DashMode;
 }
 
 /** The logs service, not listening: `main.ts` migrates and listens, tests use `app.inject`. */
 export function buildApp(options: LogsOptions): ServiceApp {
-  const ctx: LogsContext = { pool: options.pool, partitions: new PartitionManager(options.pool), mode: options.mode ?? 'hosted' };
-  const app = createServiceApp({ name: 'logs', secret: options.secret, logger: options.logger, featureFlags: options.featureFlags });
+  const ctx: LogsContext = {
+    pool: options.pool,
+    explorerPool: options.explorerPool ?? options.pool,
+    partitions: new PartitionManager(options.pool),
+    mode: options.mode ?? 'hosted',
+  };
+  const app = createServiceApp({
+    name: 'logs',
+    secret: options.secret,
+    logger: options.logger,
+    featureFlags: options.featureFlags,
+    dependencies: { postgres: () => options.pool.query('select 1') },
+  });
   // Each route file is an encapsulated plugin; Fastify loads them at ready (listen, inject), so this stays synchronous.
   app.register(eventRoutesPlugin, { ctx });
   app.register(sourceEventRoutesPlugin, { ctx });

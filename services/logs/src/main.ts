@@ -1,5 +1,5 @@
 import { createDb, createPool, envPort, listen, platformFeatureFlags, requireEnv } from '@dash/service-kit';
-import { buildApp } from './app';
+import { buildApp, EXPLORER_POOL_CONNECTIONS } from './app';
 import { migrateLogs } from './db/migrations';
 import { PartitionManager } from './db/partitions';
 import { PostgresLogTailer } from './postgres-tail';
@@ -11,7 +11,9 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Env: PORT (default 8094), DASH_INTERNAL_SECRET (signs identities), DASH_PLATFORM_DATABASE_URL (the
- * platform database; this service owns its `logs` schema there and migrates it at start), DASH_MODE
+ * platform database as the service's role; this service owns its `logs` schema there and migrates it at
+ * start), DASH_LOGS_EXPLORER_DATABASE_URL (the same database as the explorer's role, see the kit's
+ * `ensureServiceRoles`; DASH_PLATFORM_DATABASE_URL when unset), DASH_MODE
  * (`self-hosted` refuses pooler logs; the platform checks the value), DASH_LOGS_SWEEP_INTERVAL_MS (how
  * often expired day partitions are dropped; default one hour).
  *
@@ -21,12 +23,14 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 async function main(): Promise<void> {
   const secret = requireEnv('DASH_INTERNAL_SECRET');
-  const pool = createPool(requireEnv('DASH_PLATFORM_DATABASE_URL'));
+  const databaseUrl = requireEnv('DASH_PLATFORM_DATABASE_URL');
+  const pool = createPool(databaseUrl);
+  const explorerPool = createPool(process.env.DASH_LOGS_EXPLORER_DATABASE_URL || databaseUrl, EXPLORER_POOL_CONNECTIONS);
   const db = createDb<unknown>(pool);
   await migrateLogs(db);
   const mode = process.env.DASH_MODE === 'self-hosted' ? 'self-hosted' : 'hosted';
   const featureFlags = platformFeatureFlags(requireEnv('DASH_PLATFORM_URL'), secret, 'logs');
-  const app = buildApp({ secret, pool, logger: true, mode, featureFlags });
+  const app = buildApp({ secret, pool, explorerPool, logger: true, mode, featureFlags });
   const partitions = new PartitionManager(pool);
 
   const sweepMs = Number(process.env.DASH_LOGS_SWEEP_INTERVAL_MS) || HOUR_MS;
@@ -66,6 +70,7 @@ async function main(): Promise<void> {
     await sweeper.stop();
     await tailer?.stop();
     await db.destroy();
+    await explorerPool.end();
   });
   await listen(app, envPort('PORT', 8094));
 }

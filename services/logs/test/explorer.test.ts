@@ -71,6 +71,17 @@ async function asReader<T extends pg.QueryResultRow>(text: string, settings?: { 
   }
 }
 
+/** Runs fixture SQL the service's role may not (a function in `public`) as the server's superuser. */
+async function asSuperuser(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: p.superuserUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * What reading the log tables without the explorer's settings raises: 42704 on a connection that never
  * had them, 22007 (an empty time) on one whose earlier transaction set them locally, since Postgres keeps
@@ -148,9 +159,9 @@ describe('log_tables and the dash_logs_reader role', () => {
   it('runs the policy before a function of the query that could leak the rows it is given', async () => {
     // A function that is not leakproof and reports every row it sees: had the user's condition run before
     // the policy's, it would report project b's event and the event of two hours ago.
-    await p.pool.query(`create or replace function public.explorer_leak_probe(path text) returns boolean language plpgsql cost 0.0000001 as
-      $$ begin raise notice 'seen %', path; return true; end $$`);
-    await p.pool.query('grant execute on function public.explorer_leak_probe(text) to dash_logs_reader');
+    await asSuperuser(`create or replace function public.explorer_leak_probe(path text) returns boolean language plpgsql cost 0.0000001 as
+      $$ begin raise notice 'seen %', path; return true; end $$;
+      grant execute on function public.explorer_leak_probe(text) to dash_logs_reader`);
     const client = await p.pool.connect();
     const seen: string[] = [];
     const onNotice = (n: { message?: string }) => seen.push(String(n.message));
@@ -169,7 +180,7 @@ describe('log_tables and the dash_logs_reader role', () => {
       await client.query('rollback');
       client.off('notice', onNotice);
       client.release();
-      await p.pool.query('drop function public.explorer_leak_probe(text)');
+      await asSuperuser('drop function public.explorer_leak_probe(text)');
     }
     expect(seen.sort()).toEqual(['seen /rest/v1/broken', 'seen /rest/v1/missing', 'seen /rest/v1/todos']);
   });
@@ -340,7 +351,7 @@ describe('POST /:ref/explorer/query', () => {
 
 describe('the runner', () => {
   const run = ({ sql = 'select 1', ...overrides }: Partial<ExplorerRun> & { sql?: string }): Promise<unknown> =>
-    runExplorerQuery(p.pool, {
+    runExplorerQuery(p.explorerPool, {
       ref: REF,
       statement: sql,
       offset: 0,
@@ -365,8 +376,8 @@ describe('the runner', () => {
     await expect(run({ sql: `select current_user, current_setting('transaction_read_only'), current_setting('search_path')` })).resolves.toMatchObject({
       rows: [['dash_logs_reader', 'on', 'log_tables, pg_catalog, pg_temp']],
     });
-    // The pool's connections come back as the service's own role.
-    const { rows } = await p.pool.query('select current_user = session_user as own');
+    // The pool's connections come back as the explorer's own role.
+    const { rows } = await p.explorerPool.query('select current_user = session_user as own');
     expect(rows[0].own).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { LogExplorerTable } from '@dash/contracts';
-import { quoteIdent, quoteLiteral, type SqlQuery } from '@dash/service-kit';
+import { EXPLORER_SESSION_SETTINGS, quoteIdent, quoteLiteral, type SqlQuery } from '@dash/service-kit';
 
 /** The role explorer queries run as (migration 0010_explorer): it can read the `log_tables` views only. */
 export const EXPLORER_ROLE = 'dash_logs_reader';
@@ -18,9 +18,11 @@ export interface ExplorerSession {
 /**
  * Opens the explorer's read-only transaction and makes its settings, all local to it, in one round trip
  * (a simple query of two statements; every value is a quoted literal): the project and range the
- * `log_tables` views filter on, the statement timeout, a search path where unqualified names are the
- * log tables (then the catalog's functions; temporary objects last), UTC for time functions, and the
- * reader role (`set_config('role', …, true)` is `set local role`).
+ * `log_tables` views filter on, the statement timeout and the memory of each sort or hash (the login
+ * role's settings hold them too, and the temporary disk space, where `ensureServiceRoles` made that
+ * role), a search path where unqualified names are the log tables (then the catalog's functions;
+ * temporary objects last), UTC for time functions, and the reader role (`set_config('role', …, true)`
+ * is `set local role`).
  */
 export function explorerBeginSql(session: ExplorerSession): string {
   const settings: Array<[string, string]> = [
@@ -28,6 +30,7 @@ export function explorerBeginSql(session: ExplorerSession): string {
     ['dash.range_from', session.from.toISOString()],
     ['dash.range_to', session.to.toISOString()],
     ['statement_timeout', String(Math.trunc(session.statementTimeoutMs))],
+    ['work_mem', EXPLORER_SESSION_SETTINGS.work_mem],
     ['search_path', `${EXPLORER_SCHEMA}, pg_catalog, pg_temp`],
     ['TimeZone', 'UTC'],
     ['role', EXPLORER_ROLE],
