@@ -155,9 +155,13 @@ async function main() {
     processes.start(name, path.join(ROOT, 'services', name, 'dist', 'main.js'), [], { ...common, ...env });
   const serviceUrl = (name: 'platform' | 'pg-meta' | 'storage' | 'logs') => `http://127.0.0.1:${p[name]}`;
 
+  // The platform and logs services log in as roles of their own; only the platform's provisioning keeps
+  // the superuser (adminUrl). A DATABASE_URL that is no superuser's is used as it is (said why).
+  const serviceRoles = await (await import('@dash/service-kit')).ensureServiceRoles(platformUrl, secrets.internalSecret);
+  if (serviceRoles.fallback) console.log(`Database roles: ${serviceRoles.fallback}`);
   service('platform', {
     PORT: String(p.platform),
-    DASH_PLATFORM_DATABASE_URL: platformUrl,
+    DASH_PLATFORM_DATABASE_URL: serviceRoles.connections.platform,
     DASH_POSTGRES_ADMIN_URL: adminUrl,
     DASH_ENCRYPTION_KEY: secrets.encryptionKey,
     DASHBOARD_DEMO_PASSWORD: demoPassword,
@@ -175,7 +179,8 @@ async function main() {
   });
   service('logs', {
     PORT: String(p.logs),
-    DASH_PLATFORM_DATABASE_URL: platformUrl,
+    DASH_PLATFORM_DATABASE_URL: serviceRoles.connections.logs,
+    DASH_LOGS_EXPLORER_DATABASE_URL: serviceRoles.connections.logsExplorer,
     DASH_PLATFORM_URL: serviceUrl('platform'),
     ...(postgresLogDir ? { DASH_POSTGRES_LOG_DIR: postgresLogDir } : {}),
   });
