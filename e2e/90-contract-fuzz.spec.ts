@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import * as contracts from '../contracts/dist';
 import {
-  backupRoutes,
-  pitrRoutes,
-  organizationRoutes,
   platformRoutes,
-  projectLifecycleRoutes,
-  projectSettingsRoutes,
   roleHasPermission,
   SESSION_CHANGING_ROUTES,
   type OrgRole,
@@ -15,6 +10,7 @@ import {
 } from '../contracts/dist';
 import {
   contractRoutes,
+  GUARDED,
   HOSTILE_URL_VALUES,
   hostileJsonValues,
   leavesOf,
@@ -45,20 +41,8 @@ import { createUser, E2E_PASSWORD, E2E_PORT } from './stack';
  * sent (a fuzzer sends invalid input; a valid pause of its own project would only turn every later
  * answer into the 503 a paused project rightly gives). For the routes in GUARDED only cases that the
  * contract refuses for certain (a path parameter that names nothing, a body field of the wrong type, a
- * body that is not JSON or is over the limit) are sent:
+ * body that is not JSON or is over the limit) are sent (GUARDED, in contract-fuzz.ts).
  */
-const GUARDED: ReadonlyMap<RouteDef, string> = new Map<RouteDef, string>([
-  [projectLifecycleRoutes.deleteProject, "would delete the fuzzer's project"],
-  [projectLifecycleRoutes.pauseProject, "would pause the fuzzer's project (every later answer a 503)"],
-  [projectLifecycleRoutes.restoreProject, 'restores a paused project (as above)'],
-  [projectLifecycleRoutes.retryProvisioning, "would re-provision the fuzzer's project"],
-  [projectLifecycleRoutes.createProject, 'would provision a database for each valid name'],
-  [projectSettingsRoutes.resetDatabasePassword, "would change the project's database password under the services"],
-  [projectSettingsRoutes.rotateJwtSecret, 'would invalidate the project keys the fuzzer calls the project APIs with'],
-  [organizationRoutes.updateOrganization, 'would rename the demo organization every spec shares'],
-  [backupRoutes.restoreBackup, 'would provision a database for each valid name, as creating a project does'],
-  [pitrRoutes.restorePitr, 'would recover the server and provision a database for each valid moment, as a backup restore does'],
-]);
 /** Each refused sign-in counts against the client address's limit, which later specs' sign-ins share. */
 const CASE_LIMITS: ReadonlyMap<RouteDef, number> = new Map([[platformRoutes.signIn, 12]]);
 

@@ -1,4 +1,12 @@
-import type { RouteDef } from '../contracts/dist';
+import {
+  backupRoutes,
+  organizationRoutes,
+  pitrRoutes,
+  projectLifecycleRoutes,
+  projectSettingsRoutes,
+  type RouteDef,
+} from '../contracts/dist';
+export { prng } from '../services/kit/dist/testing';
 
 /*
  * The contract fuzzer's cases, derived from each route's TypeBox schemas (JSON Schema at run time): a
@@ -43,17 +51,22 @@ export function contractRoutes(exports: Record<string, unknown>): RouteDef[] {
   return [...routes.values()];
 }
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same cases in the same order. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/**
+ * Routes whose valid calls are destructive for the fuzzers' own project or the shared stack; fuzzers send
+ * them only input the contract refuses for certain, or a project that does not exist.
+ */
+export const GUARDED: ReadonlyMap<RouteDef, string> = new Map<RouteDef, string>([
+  [projectLifecycleRoutes.deleteProject, "would delete the fuzzer's project"],
+  [projectLifecycleRoutes.pauseProject, "would pause the fuzzer's project (every later answer a 503)"],
+  [projectLifecycleRoutes.restoreProject, 'restores a paused project (as above)'],
+  [projectLifecycleRoutes.retryProvisioning, "would re-provision the fuzzer's project"],
+  [projectLifecycleRoutes.createProject, 'would provision a database for each valid name'],
+  [projectSettingsRoutes.resetDatabasePassword, "would change the project's database password under the services"],
+  [projectSettingsRoutes.rotateJwtSecret, 'would invalidate the project keys the fuzzer calls the project APIs with'],
+  [organizationRoutes.updateOrganization, 'would rename the demo organization every spec shares'],
+  [backupRoutes.restoreBackup, 'would provision a database for each valid name, as creating a project does'],
+  [pitrRoutes.restorePitr, 'would recover the server and provision a database for each valid moment, as a backup restore does'],
+]);
 
 /** `count` items of `items`, chosen and ordered by `random` (all of them when count covers them). */
 export function sample<T>(items: readonly T[], count: number, random: () => number): T[] {

@@ -125,11 +125,29 @@ describe('registry.json', () => {
     expect(await res.json()).toEqual({ statusCode: 502, error: 'Bad Gateway', message: 'The platform service returned an invalid registry' });
   });
 
-  it('answers 502 when the platform fails or is down', async () => {
+  it('serves the last registry the platform gave, marked stale, while the platform fails', async () => {
+    upstreams.registry = { status: 200, body: valid };
+    expect((await fetch(`${gateway.url}/registry.json`)).headers.get('x-dash-registry')).toBeNull();
+    upstreams.registry = { status: 503, body: { message: 'The database is unavailable' } };
+    const stale = await fetch(`${gateway.url}/registry.json`);
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('x-dash-registry')).toBe('stale');
+    expect(await stale.json()).toEqual(valid);
+    // An invalid registry is refused, never served or kept.
+    upstreams.registry = { status: 200, body: 'hello' };
+    expect((await fetch(`${gateway.url}/registry.json`)).status).toBe(502);
+  });
+
+  it('answers 502 when the platform fails or is down and it has no registry yet', async () => {
     upstreams.registry = { status: 500, body: { message: 'boom' } };
-    const failing = await fetch(`${gateway.url}/registry.json`);
-    expect(failing.status).toBe(502);
-    expect(((await failing.json()) as { message: string }).message).toMatch(/answered 500/);
+    const fresh = await startGateway(upstreams.urls);
+    try {
+      const failing = await fetch(`${fresh.url}/registry.json`);
+      expect(failing.status).toBe(502);
+      expect(((await failing.json()) as { message: string }).message).toMatch(/answered 500/);
+    } finally {
+      await fresh.close();
+    }
 
     const down = await startGateway({ ...upstreams.urls, platform: await deadUrl() });
     try {
