@@ -4,6 +4,11 @@
  */
 export const Messages = {
   somethingWentWrong: 'Something went wrong',
+  /** The shell's banner while the services or their database do not answer. */
+  reconnecting: 'Reconnecting to the dashboard’s services…',
+  reconnectingDetail: 'Pages refresh by themselves once they answer again.',
+  /** Under the full-page error of a page that could not load, while it tries again by itself. */
+  retryingAutomatically: 'Trying again automatically…',
   projectRequired: 'Project is required',
   projectRefNotFound: 'Project ref not found',
   noEntities: 'No entities available',

@@ -33,26 +33,36 @@ export function Shell({ store, createRouter = createBrowserRouter, registry }: S
   );
 }
 
+/** Waits between tries while the registry cannot be fetched: 1 s, doubling to 10 s. */
+export const registryRetryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 10_000);
+
 function Boot({ createRouter, registry }: Required<Pick<ShellProps, 'createRouter'>> & Pick<ShellProps, 'registry'>) {
   const [boot, setBoot] = useState<Boot>(registry ? { state: 'ready', registry } : { state: 'loading' });
 
+  // An unreachable registry (the gateway restarting, say) is tried again until it loads, with the error
+  // shown meanwhile; an invalid one is a deployment's mistake that retrying would not mend.
   useEffect(() => {
-    if (boot.state !== 'loading') return;
+    if (registry) return;
     let live = true;
-    loadRegistry().then(
-      (loaded) => live && setBoot({ state: 'ready', registry: loaded }),
-      (error: unknown) => {
-        if (!live) return;
-        if (error instanceof RegistryError) setBoot({ state: 'failed', code: error.code, message: error.message });
-        else setBoot({ state: 'failed', code: 'REGISTRY_UNAVAILABLE', message: error instanceof Error ? error.message : String(error) });
-      },
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = (n: number) =>
+      loadRegistry().then(
+        (loaded) => live && setBoot({ state: 'ready', registry: loaded }),
+        (error: unknown) => {
+          if (!live) return;
+          const code = error instanceof RegistryError ? error.code : 'REGISTRY_UNAVAILABLE';
+          setBoot({ state: 'failed', code, message: error instanceof Error ? error.message : String(error) });
+          if (code === 'REGISTRY_UNAVAILABLE') timer = setTimeout(() => void attempt(n + 1), registryRetryDelay(n));
+        },
+      );
+    void attempt(0);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
-  }, [boot.state]);
+  }, [registry]);
 
-  if (boot.state === 'failed') return <FullPageError code={boot.code} message={boot.message} />;
+  if (boot.state === 'failed') return <FullPageError code={boot.code} message={boot.message} retrying={boot.code === 'REGISTRY_UNAVAILABLE'} />;
   if (boot.state === 'loading') {
     return (
       <div className="shell-boot">

@@ -5,6 +5,7 @@ import { NotFoundPage, RouteErrorPage } from './errors/RouteErrorPage';
 import { HostedOnly } from './layout/HostedOnly';
 import { ProjectLayout } from './layout/ProjectLayout';
 import { SignInPage } from './pages/SignInPage';
+import { ConnectionBanner } from './session/ConnectionBanner';
 import { SessionWatcher } from './session/SessionWatcher';
 import { ThemeSync } from './account/ThemeSync';
 
@@ -26,6 +27,7 @@ function Root() {
   return (
     <>
       <SessionWatcher />
+      <ConnectionBanner />
       <ThemeSync />
       <Outlet />
     </>

@@ -1,21 +1,25 @@
 import { createSlice, type WithSlice } from '@reduxjs/toolkit';
-import { createStore, rootReducer, sessionExpired } from '@dash/shell-sdk';
+import { createStore, rootReducer, servicesUnreachable, sessionExpired } from '@dash/shell-sdk';
 
 /**
- * Counts `sessionExpired` (dispatched by the sdk's baseQuery on any 401). The store has no listener
- * middleware of its own, so the shell observes the action through a slice injected like any remote's,
- * and `SessionWatcher` reacts to a change of the count by sending the user to sign-in.
+ * Counts `sessionExpired` (dispatched by the sdk's baseQuery on any 401) and `servicesUnreachable`. The
+ * store has no listener middleware of its own, so the shell observes the actions through a slice injected
+ * like any remote's: `SessionWatcher` reacts to a change of the first count by sending the user to
+ * sign-in, `ConnectionBanner` to the second by checking whether the services are there.
  */
 export const shellSessionSlice = createSlice({
   name: 'shellSession',
-  initialState: { expiredCount: 0 },
+  initialState: { expiredCount: 0, unreachableCount: 0 },
   reducers: {},
   extraReducers: (builder) => {
     builder.addCase(sessionExpired, (state) => {
       state.expiredCount += 1;
     });
+    builder.addCase(servicesUnreachable, (state) => {
+      state.unreachableCount += 1;
+    });
   },
-  selectors: { selectExpiredCount: (state) => state.expiredCount },
+  selectors: { selectExpiredCount: (state) => state.expiredCount, selectUnreachableCount: (state) => state.unreachableCount },
 });
 
 declare module '@dash/shell-sdk' {
@@ -25,7 +29,7 @@ declare module '@dash/shell-sdk' {
 }
 
 const injected = shellSessionSlice.injectInto(rootReducer);
-export const { selectExpiredCount } = injected.selectors;
+export const { selectExpiredCount, selectUnreachableCount } = injected.selectors;
 
 /** The page's one store: the sdk's, with the shell's slice injected. */
 export function createShellStore() {

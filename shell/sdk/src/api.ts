@@ -6,12 +6,22 @@ import { routeQuery, type ApiBaseQuery } from './routes';
 /** Dispatched when any call answers 401: the shell sends the user to sign-in. */
 export const sessionExpired = createAction('session/expired');
 
+/**
+ * Dispatched when a call gets no answer, or a 502/503/504: the services may be unreachable (restarting,
+ * their database down). The shell then checks `/health`, shows its banner while it is not ready, and
+ * refetches every query once it is (the api refetches on reconnect).
+ */
+export const servicesUnreachable = createAction('services/unreachable');
+
+const UNREACHABLE_STATUSES: ReadonlySet<unknown> = new Set(['FETCH_ERROR', 'TIMEOUT_ERROR', 502, 503, 504]);
+
 // Absolute URLs (the page's origin): requests resolve the same way in the browser and in tests.
 const rawBaseQuery = fetchBaseQuery({ baseUrl: globalThis.location?.origin ?? '', credentials: 'same-origin' });
 
 const baseQuery: ApiBaseQuery = async (args, api, extra) => {
   const result = await rawBaseQuery(args, api, extra);
   if (result.error?.status === 401) api.dispatch(sessionExpired());
+  if (result.error && UNREACHABLE_STATUSES.has(result.error.status)) api.dispatch(servicesUnreachable());
   return result;
 };
 
@@ -25,6 +35,7 @@ export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
   tagTypes: ['Permissions', 'DashConfig'],
+  refetchOnReconnect: true,
   endpoints: () => ({}),
 });
 

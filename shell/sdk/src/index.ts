@@ -9,7 +9,7 @@ import './ui/styles.css';
 
 export { SDK_VERSION } from './version';
 
-export { baseApi, platformApi, errorMessage, sessionExpired } from './api';
+export { baseApi, platformApi, errorMessage, servicesUnreachable, sessionExpired } from './api';
 // Remotes built before the route helpers take `routeRequest` from the core; apps now import it, with
 // `routeQuery` and `routeMutation`, from `@dash/shell-sdk/routes`, bundled.
 export { routeRequest } from './routes';

@@ -5,6 +5,8 @@ import { Messages } from '@dash/contracts';
 export interface FullPageErrorProps {
   code: string | number;
   message: string;
+  /** The page tries again by itself (and says so). */
+  retrying?: boolean;
 }
 
 /** `/support/new` with the error prefilled. */
@@ -23,7 +25,7 @@ function RoutedFullPageError(props: FullPageErrorProps) {
   return <FullPageErrorView {...props} go={(path) => navigate(path)} />;
 }
 
-function FullPageErrorView({ code, message, go }: FullPageErrorProps & { go: (path: string) => void }) {
+function FullPageErrorView({ code, message, retrying, go }: FullPageErrorProps & { go: (path: string) => void }) {
   return (
     <main className="shell-fullpage-error">
       <div className="shell-fullpage-error__card" role="alert" aria-labelledby="shell-fullpage-error-title">
@@ -38,6 +40,7 @@ function FullPageErrorView({ code, message, go }: FullPageErrorProps & { go: (pa
         <p className="shell-fullpage-error__code">
           Error code: <code data-testid="error-code">{String(code)}</code>
         </p>
+        {retrying && <p className="shell-fullpage-error__retrying">{Messages.retryingAutomatically}</p>}
         <div className="shell-fullpage-error__actions">
           <Button variant="primary" onClick={() => go('/projects')}>
             Back to projects
