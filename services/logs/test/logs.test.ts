@@ -1,6 +1,10 @@
 import { ErrorReply, LOG_METADATA_MAX_DEPTH, LogIngestMessages, logsRoutes, ServiceMessages, type LogEventInput } from '@dash/contracts';
-import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
+import { createDb, createPool, ensureServiceRoles } from '@dash/service-kit';
+import { createTestDatabase, serviceHeaders, TEST_SECRET, userHeaders } from '@dash/service-kit/dist/testing';
 import { migrateLogs } from '../src/db/migrations';
+import { PartitionManager } from '../src/db/partitions';
+import { sweepExpiredPartitions } from '../src/retention';
+import { storeEvents } from '../src/store';
 import { contractValidator, setupPlatform, type Platform } from './helpers';
 
 let p: Platform;
@@ -43,6 +47,32 @@ describe('schema', () => {
     expect(after.rows.map((r) => r.name)).toEqual(expect.arrayContaining(['0001_events', '0002_events_time_brin', '0003_project_settings', '0004_postgres_log_offsets']));
     const { rows } = await p.pool.query(`select relkind from pg_class where oid = 'logs.events'::regclass`);
     expect(rows[0].relkind).toBe('p');
+  });
+
+  it('passes a schema the superuser migrated and filled to the service role, which migrates, writes and sweeps it', async () => {
+    const earlier = await createTestDatabase('logsold');
+    const superuserPool = createPool(earlier.url);
+    try {
+      // As earlier starts did: migrated, and a day partition made, as the server's superuser.
+      await migrateLogs(createDb<unknown>(superuserPool));
+      await storeEvents(superuserPool, new PartitionManager(superuserPool), [
+        { timestamp: new Date('2024-02-01T00:00:00Z'), source: 'edge', projectRef: 'old', eventMessage: 'before', metadata: {} },
+      ]);
+      const { connections } = await ensureServiceRoles(earlier.url, TEST_SECRET);
+      const pool = createPool(connections.logs);
+      try {
+        await migrateLogs(createDb<unknown>(pool));
+        const partitions = new PartitionManager(pool);
+        await storeEvents(pool, partitions, [{ timestamp: new Date(), source: 'edge', projectRef: 'old', eventMessage: 'after', metadata: {} }]);
+        expect((await pool.query(`select event_message from logs.events order by "timestamp"`)).rows).toEqual([{ event_message: 'before' }, { event_message: 'after' }]);
+        expect(await sweepExpiredPartitions(pool, [partitions])).toEqual(['events_20240201']);
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      await superuserPool.end();
+      await earlier.drop();
+    }
   });
 });
 
