@@ -44,6 +44,8 @@ export const StorageApiMessages = {
   imageUnsupported: 'The source image is invalid or unsupported for rendering',
   imageFileTooLarge: 'The source image file is too large to process',
   imageResolutionTooLarge: 'The source image resolution is too large to process',
+  imageOutputTooLarge: (maxSize: number) => `The transformed image would be more than ${maxSize} pixels wide or high: ask for a smaller width or height`,
+  renderBusy: 'Too many image transformations are running: try again in a moment',
 } as const;
 
 /** A signed URL lives at most this long (a year, as the dashboard's longest preset; more is refused). */

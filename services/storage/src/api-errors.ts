@@ -26,7 +26,8 @@ export type StorageErrorCode =
   | 'NoSuchBucket'
   | 'NoSuchKey'
   | 'ResourceAlreadyExists'
-  | 'ResourceNotEmpty';
+  | 'ResourceNotEmpty'
+  | 'SlowDown';
 
 /** How the storage API words a refusal: its code, its `error` (the code when not given), and its message when it differs. */
 export interface ApiWording {
@@ -65,6 +66,8 @@ export const invalidBucketName = (reason: string) =>
 export const entityTooLarge = () => new StorageError(413, StorageApiMessages.tooLarge, { code: 'EntityTooLarge', error: 'Payload too large' });
 export const invalidMimeType = (mimeType: string) =>
   new StorageError(415, StorageApiMessages.mimeNotAllowed(mimeType), { code: 'InvalidMimeType', error: 'invalid_mime_type' });
+/** Every image render slot and place in line is taken (the caller sets Retry-After). */
+export const renderBusy = () => new StorageError(429, StorageApiMessages.renderBusy, { code: 'SlowDown', error: 'Too Many Requests', httpStatus: 429 });
 export const invalidRange = () => new StorageError(416, StorageApiMessages.rangeNotSatisfiable, { code: 'InvalidRange', error: 'invalid_range', httpStatus: 416 });
 
 /** The body of a storage API refusal. */

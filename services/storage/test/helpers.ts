@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '@dash/contracts';
 import { signJwt } from '@dash/service-kit';
 import { setupTestProject, TEST_SECRET, type TestProject } from '@dash/service-kit/dist/testing';
-import { buildApp } from '../src/app';
+import { buildApp, type StorageOptions } from '../src/app';
 import { DiskBackend, type DiskSync } from '../src/backend/disk';
 import { RenderCache } from '../src/render-cache';
 import type { ProjectStorageSettings } from '../src/project-settings';
@@ -27,6 +27,8 @@ export interface Project extends TestProject {
 export interface ProjectOptions {
   /** How the disk backend syncs what it writes (by default for real). */
   diskSync?: DiskSync;
+  /** More of the app's options. */
+  app?: Pick<StorageOptions, 'renderSlots'>;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function setupProject(options: ProjectOptions = {}): Promise<Projec
   const settings: ProjectStorageSettings = { jwtSecret: TEST_JWT_SECRET, fileSizeLimit: DEFAULT_UPLOAD_LIMIT_BYTES };
   const renders = new RenderCache(path.join(backendDir, 'renders'));
   const project = await setupTestProject('storage', (pools) =>
-    buildApp({ secret: TEST_SECRET, pools, backend: new DiskBackend(backendDir, options.diskSync), renders, settings: async () => settings }),
+    buildApp({ secret: TEST_SECRET, pools, backend: new DiskBackend(backendDir, options.diskSync), renders, settings: async () => settings, ...options.app }),
   );
   const close = project.close;
   return Object.assign(project, {

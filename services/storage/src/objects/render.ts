@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type sharp from 'sharp';
 import { StorageApiMessages, type ImageTransform } from '@dash/contracts';
 import { badRequest } from '@dash/service-kit';
-import { noSuchKey } from '../api-errors';
+import { noSuchKey, renderBusy } from '../api-errors';
 import { bytesKeyOf, missingBytesAsNotFound, type ObjectRecord } from './common';
 import { attachment, notModified, type SendOptions } from './download';
 import type { StorageContext } from '../app';
@@ -68,31 +68,62 @@ const FIT = { cover: 'cover', contain: 'inside', fill: 'fill' } as const;
 /** Formats sharp writes; a source in another (SVG, PDF...) is rendered as PNG. */
 const WRITABLE = new Set(['jpeg', 'png', 'webp', 'avif', 'gif', 'tiff']);
 
+let sharpModule: typeof sharp | undefined;
+
 /**
  * sharp, loaded on the first render: libvips adds some 20 MB to the RSS of every storage process,
- * most of which never transform an image.
+ * most of which never transform an image. One libvips thread per render and no operation cache: a
+ * render's memory is then its own pixels only, and the render slots bound how many run.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous, lazy load
-const loadSharp = () => require('sharp') as typeof sharp;
-
-/** Renders `source` as `variant`; a source that is no image sharp reads is the client's mistake (400). */
-export async function renderImage(source: Buffer, variant: Variant): Promise<{ bytes: Buffer; format: string }> {
-  const open = loadSharp();
-  try {
-    const image = open(source, { limitInputPixels: MAX_RENDER_SOURCE_PIXELS }).rotate();
-    const { format: sourceFormat } = await image.metadata();
-    // sharp reads AVIF as HEIF.
-    const origin = sourceFormat === 'heif' ? 'avif' : (sourceFormat ?? 'png');
-    const format = variant.format === 'origin' ? (WRITABLE.has(origin) ? origin : 'png') : variant.format;
-    if (variant.width || variant.height) {
-      image.resize({ width: variant.width ?? undefined, height: variant.height ?? undefined, fit: FIT[variant.resize], withoutEnlargement: true });
-    }
-    const bytes = await image.toFormat(format as keyof sharp.FormatEnum, { quality: variant.quality }).toBuffer();
-    return { bytes, format };
-  } catch (error) {
-    const message = (error as Error).message ?? '';
-    throw badRequest(/pixel limit/i.test(message) ? StorageApiMessages.imageResolutionTooLarge : StorageApiMessages.imageUnsupported);
+function loadSharp(): typeof sharp {
+  if (!sharpModule) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous, lazy load
+    sharpModule = require('sharp') as typeof sharp;
+    sharpModule.concurrency(1);
+    sharpModule.cache(false);
   }
+  return sharpModule;
+}
+
+/** sharp's refusal of a source: past the pixel limit, or no image it reads (the client's mistake, 400). */
+function unreadable(error: unknown): never {
+  const message = (error as Error | null)?.message ?? '';
+  throw badRequest(/pixel limit/i.test(message) ? StorageApiMessages.imageResolutionTooLarge : StorageApiMessages.imageUnsupported);
+}
+
+/** The size of the image `variant` gives of a source of `source` size (as sharp resizes: never enlarging). */
+export function outputSize(source: { width: number; height: number }, variant: Variant): { width: number; height: number } {
+  const { width, height } = variant;
+  // A box (both sides given) holds the output whatever the fit.
+  if (width && height) return { width: Math.min(width, source.width), height: Math.min(height, source.height) };
+  // One side: fill changes that side only, cover and contain scale the other with it.
+  const scale = variant.resize === 'fill' ? 1 : width ? Math.min(1, width / source.width) : height ? Math.min(1, height / source.height) : 1;
+  return {
+    width: width ? Math.min(width, source.width) : Math.round(source.width * scale),
+    height: height ? Math.min(height, source.height) : Math.round(source.height * scale),
+  };
+}
+
+/**
+ * Renders `source` as `variant`. Refused (400): a source that is no image sharp reads, one of more than
+ * MAX_RENDER_SOURCE_PIXELS (read from its header, before any decoding), and a variant whose output
+ * would be more than MAX_RENDER_SIZE wide or high (no size asked of a large source, or one side of a
+ * very long one).
+ */
+export async function renderImage(source: Buffer, variant: Variant): Promise<{ bytes: Buffer; format: string }> {
+  const image = loadSharp()(source, { limitInputPixels: MAX_RENDER_SOURCE_PIXELS }).rotate();
+  const { format: sourceFormat, autoOrient } = await image.metadata().catch(unreadable);
+  if (autoOrient.width * autoOrient.height > MAX_RENDER_SOURCE_PIXELS) throw badRequest(StorageApiMessages.imageResolutionTooLarge);
+  const output = outputSize(autoOrient, variant);
+  if (Math.max(output.width, output.height) > MAX_RENDER_SIZE) throw badRequest(StorageApiMessages.imageOutputTooLarge(MAX_RENDER_SIZE));
+  // sharp reads AVIF as HEIF.
+  const origin = sourceFormat === 'heif' ? 'avif' : (sourceFormat ?? 'png');
+  const format = variant.format === 'origin' ? (WRITABLE.has(origin) ? origin : 'png') : variant.format;
+  if (variant.width || variant.height) {
+    image.resize({ width: variant.width ?? undefined, height: variant.height ?? undefined, fit: FIT[variant.resize], withoutEnlargement: true });
+  }
+  const bytes = await image.toFormat(format as keyof sharp.FormatEnum, { quality: variant.quality }).toBuffer().catch(unreadable);
+  return { bytes, format };
 }
 
 async function readAll(body: Readable): Promise<Buffer> {
@@ -101,9 +132,32 @@ async function readAll(body: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Seconds a render refused for want of a slot is told to wait (a render takes about a second). */
+const RENDER_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Renders a variant in a render slot and keeps it. A request that waited in line for the slot may
+ * find the variant rendered meanwhile (by a request for the same one).
+ */
+function renderInSlot(ctx: StorageContext, key: string, name: string, variant: Variant, request: FastifyRequest, reply: FastifyReply): Promise<{ bytes: Buffer; format: string }> {
+  const rendering = ctx.renderSlots.run(async () => {
+    const cached = await ctx.renders?.read(key, name);
+    if (cached) return cached;
+    const { body } = await ctx.backend.get(key).catch(missingBytesAsNotFound);
+    const rendered = await renderImage(await readAll(body), variant);
+    // A variant that could not be kept is rendered again next time: not worth failing the request.
+    await ctx.renders?.write(key, name, rendered.format, rendered.bytes).catch((error: unknown) => request.log.warn({ err: error }, 'a rendered image could not be cached'));
+    return rendered;
+  });
+  if (rendering) return rendering;
+  reply.header('retry-after', String(RENDER_RETRY_AFTER_SECONDS));
+  throw renderBusy();
+}
+
 /**
  * Replies with an object's image transformed as `transform` asks: from the render cache when this
- * variant of this version was rendered before (`X-Render-Cache: hit`), else rendered and kept.
+ * variant of this version was rendered before (`X-Render-Cache: hit`, no render slot taken), else
+ * rendered in a render slot and kept; 429 with Retry-After when every slot and place in line is taken.
  */
 export async function sendRendered(
   ctx: StorageContext,
@@ -135,10 +189,7 @@ export async function sendRendered(
   headers['x-render-cache'] = rendered ? 'hit' : 'miss';
   if (!rendered) {
     if (metadata.size > MAX_RENDER_SOURCE_BYTES) throw badRequest(StorageApiMessages.imageFileTooLarge);
-    const { body } = await ctx.backend.get(key).catch(missingBytesAsNotFound);
-    rendered = await renderImage(await readAll(body), variant);
-    // A variant that could not be kept is rendered again next time: not worth failing the request.
-    await ctx.renders?.write(key, name, rendered.format, rendered.bytes).catch((error: unknown) => request.log.warn({ err: error }, 'a rendered image could not be cached'));
+    rendered = await renderInSlot(ctx, key, name, variant, request, reply);
   }
   headers['content-type'] = `image/${rendered.format}`;
   headers['content-length'] = String(rendered.bytes.length);
