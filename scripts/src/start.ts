@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureDatabase, giveToServerUser, precompressFolder, startEmbeddedPostgres, walArchiveSettings, withDatabase, type EmbeddedServer } from '@dash/service-kit';
+import { ensureDatabase, ensureServiceRoles, giveToServerUser, precompressFolder, startEmbeddedPostgres, walArchiveSettings, withDatabase, type EmbeddedServer } from '@dash/service-kit';
 import { dataDir, ports, readSavedPort, REMOTES, ROOT } from './layout';
 import { loadSecrets } from './secrets';
 import { publishNewBuilds, remotesDir } from './remotes';
@@ -157,7 +157,7 @@ async function main() {
 
   // The platform and logs services log in as roles of their own; only the platform's provisioning keeps
   // the superuser (adminUrl). A DATABASE_URL that is no superuser's is used as it is (said why).
-  const serviceRoles = await (await import('@dash/service-kit')).ensureServiceRoles(platformUrl, secrets.internalSecret);
+  const serviceRoles = await ensureServiceRoles(platformUrl, secrets.internalSecret);
   if (serviceRoles.fallback) console.log(`Database roles: ${serviceRoles.fallback}`);
   service('platform', {
     PORT: String(p.platform),
