@@ -78,7 +78,8 @@ export function TextAreaCellEditor({ row, column, onRowChange, onClose, kind }: 
   return (
     <span ref={anchor} className="te-text-editor__anchor">
       {createPortal(
-        <div className="te-text-editor" style={place && { top: place.top, left: place.left, width: place.width }}>
+        // Placed at the window's corner until measured (before paint), not where focusing it would scroll to.
+        <div className="te-text-editor" style={place ? { top: place.top, left: place.left, width: place.width } : { top: 0, left: 0 }}>
           <ExactTextarea
             className={text ? 'te-text-editor__input' : 'te-text-editor__input te-text-editor__input--code'}
             style={place && { maxHeight: place.maxHeight }}
@@ -101,7 +102,7 @@ export function TextAreaCellEditor({ row, column, onRowChange, onClose, kind }: 
                 {error}
               </span>
             ) : (
-              <span className="te-text-editor__hint">Enter to save, Shift+Enter for a new line, Esc to cancel</span>
+              <span className="te-text-editor__hint">Enter: save · Shift+Enter: new line · Esc: cancel</span>
             )}
           </div>
         </div>,

@@ -53,7 +53,6 @@ function Field({ column, kind, input, error, changed, mode, readOnly, readOnlyRe
       <ExactTextarea
         {...common}
         className={code ? 'dash-textarea te-row-panel__textarea te-row-panel__textarea--code' : 'dash-textarea te-row-panel__textarea'}
-        rows={code ? undefined : 1}
         placeholder={placeholder}
         value={input ?? ''}
         onChange={onChange}
