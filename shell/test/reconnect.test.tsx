@@ -40,11 +40,11 @@ describe('the connection banner', () => {
     let projectCalls = 0;
     signedInApi({
       'GET /api/platform/projects': () => (++projectCalls, healthy ? json(200, { projects: [project] }) : json(503, { message: 'The database is unavailable (it may be restarting)' })),
-      'GET /health': () => (healthy ? json(200, { status: 'ok', services: {}, missing: [] }) : json(503, { status: 'degraded', services: {}, missing: ['platform: postgres'], message: 'Not ready: platform: postgres is unavailable' })),
+      'GET /health': () => (healthy ? json(200, { status: 'ok', services: {}, missing: [] }) : json(503, { status: 'degraded', services: {}, missing: ['platform: postgres'], message: 'Not ready: postgres (platform) is unavailable' })),
     });
     const shell = renderShell('/projects');
     expect(await screen.findByText(Messages.reconnecting)).toBeTruthy();
-    expect(screen.getByRole('status').textContent).toContain('Not ready: platform: postgres is unavailable');
+    expect(screen.getByRole('status').textContent).toContain('Not ready: postgres (platform) is unavailable');
     expect(screen.queryByText(project.name)).toBeNull();
 
     healthy = true;

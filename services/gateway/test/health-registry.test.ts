@@ -37,6 +37,7 @@ describe('health', () => {
       const body = (await res.json()) as Health;
       expect(body.status).toBe('degraded');
       expect(body.services.storage!.status).toBe('down');
+      expect(body).toMatchObject({ missing: ['storage'], message: 'Not ready: the storage service is unavailable' });
       expect(body.services.platform!.status).toBe('up');
       expect(body.services.logs!.status).toBe('up');
     } finally {
@@ -54,7 +55,7 @@ describe('health', () => {
         status: 'degraded',
         services: { platform: { status: 'unavailable', missing: ['postgres'] }, storage: { status: 'up', missing: [] } },
         missing: ['platform: postgres', 'logs: postgres'],
-        message: 'Not ready: platform: postgres, logs: postgres are unavailable',
+        message: 'Not ready: postgres (platform, logs) is unavailable',
       });
       const live = await fetch(`${gateway.url}/health/live`);
       expect(live.status).toBe(200);

@@ -20,6 +20,18 @@ async function probe(base: string, timeoutMs: number): Promise<ProbedService> {
   }
 }
 
+/** What is missing, for people: a service that does not answer, or a dependency with the services that miss it (`postgres (platform, logs)`). */
+function missingLabels(results: ReadonlyArray<readonly [string, ProbedService]>): string[] {
+  const byDependency = new Map<string, string[]>();
+  const labels: string[] = [];
+  for (const [name, health] of results) {
+    if (health.status === 'down') labels.push(`the ${name} service`);
+    for (const dependency of health.missing) byDependency.set(dependency, [...(byDependency.get(dependency) ?? []), name]);
+    if (health.status === 'unavailable' && health.missing.length === 0) labels.push(`the ${name} service`);
+  }
+  return [...labels, ...[...byDependency].map(([dependency, services]) => `${dependency} (${services.join(', ')})`)];
+}
+
 /**
  * `GET /health/live`: the gateway answers. `GET /health`: readiness, every service's own readiness probed
  * in parallel; 200 when all are ready, else 503 naming what is missing (`logs` for a service that does
@@ -38,7 +50,7 @@ export async function healthRoutes(
     const missing = results.flatMap(([name, health]) => (health.status === 'down' ? [name] : health.missing.map((dependency) => `${name}: ${dependency}`)));
     const ready = results.every(([, health]) => health.status === 'up');
     const body: GatewayHealth = { status: ready ? 'ok' : 'degraded', services: Object.fromEntries(results), missing };
-    if (!ready) body.message = healthMessage(missing.length ? missing : results.filter(([, h]) => h.status !== 'up').map(([name]) => name));
+    if (!ready) body.message = healthMessage(missingLabels(results));
     return reply.status(ready ? 200 : 503).header('cache-control', 'no-store').send(body);
   });
 }
