@@ -61,7 +61,8 @@ async function drive(send, { seconds, maxEvents = Infinity, onSecond = () => {} 
 
 export default async function logsIngest() {
   buildStack();
-  const stack = await startStack(28800);
+  // Collections are behind the warehouse flag, which the services enforce.
+  const stack = await startStack(28800, { DASH_FEATURE_FLAGS: 'warehouse=on' });
   const { Pool } = require(path.join(root, 'node_modules', 'pg'));
   const { insertCollectionEventsQuery } = require(path.join(root, 'services/logs/dist/sql/warehouse.js'));
   let pool;

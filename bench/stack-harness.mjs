@@ -18,11 +18,11 @@ export function buildStack() {
 
 /**
  * Starts the stack on `port` with a fresh data folder under `.data/` and signs in as the owner.
- * `dataDir` is where the disk backend and Postgres keep their files (the disk the benchmark compares with).
+ * `extraEnv` adds to its environment (feature flags, say). `dataDir` is where the disk backend and Postgres keep their files (the disk the benchmark compares with).
  */
-export async function startStack(port = 28600) {
+export async function startStack(port = 28600, extraEnv = {}) {
   const dataDir = path.join(root, '.data', `bench-${randomBytes(3).toString('hex')}`);
-  const env = { ...process.env, PORT: String(port), DASH_DATA_DIR: dataDir, DASHBOARD_DEMO_PASSWORD: PASSWORD, DATABASE_URL: '' };
+  const env = { ...process.env, PORT: String(port), DASH_DATA_DIR: dataDir, DASHBOARD_DEMO_PASSWORD: PASSWORD, DATABASE_URL: '', ...extraEnv };
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'dist', 'start.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   await new Promise((resolve, reject) => {
