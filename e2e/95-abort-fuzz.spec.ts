@@ -15,8 +15,8 @@ import { createUser, E2E_DATA_DIR, E2E_PASSWORD, E2E_PORT, pidOf, ROOT } from '.
  * client no longer waits for. Each route is tried through the gateway (with a session cookie, and with
  * a personal access token) and against its service directly (with a signed identity, as the gateway
  * would send it). Afterwards every process must be the one that started (no crash, no restart by the
- * supervisor) and answer. Seeded (DASH_FUZZ_SEED, as the contract fuzzer) and bounded: one case per
- * route and target.
+ * supervisor) and answer. Seeded (DASH_FUZZ_SEED, as the contract fuzzer) and bounded: CASES per route
+ * and target.
  *
  * Its own project takes the calls, so valid ones change nothing the other specs use; routes whose valid
  * calls are destructive (GUARDED) name a project that does not exist.
@@ -24,6 +24,8 @@ import { createUser, E2E_DATA_DIR, E2E_PASSWORD, E2E_PORT, pidOf, ROOT } from '.
 
 const FIXED_SEED = 27;
 const SEED = process.env.DASH_FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.DASH_FUZZ_SEED ?? FIXED_SEED);
+/** Cases per route and target (DASH_ABORT_CASES): each a new random way of giving up. */
+const CASES = Number(process.env.DASH_ABORT_CASES ?? 3);
 const CONCURRENCY = 8;
 const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 const SERVICE_PORTS: Record<ServiceName, number> = { platform: E2E_PORT + 11, 'pg-meta': E2E_PORT + 12, storage: E2E_PORT + 13, logs: E2E_PORT + 14 };
@@ -86,23 +88,26 @@ test('requests cut anywhere, on every route, through the gateway and to each ser
   const before = pids();
   const random = prng(SEED);
   const routes = contractRoutes(contracts as unknown as Record<string, unknown>);
-  console.log(`abort fuzz: seed ${SEED}, ${routes.length} routes, 3 targets each`);
-  const jobs: Array<{ port: number; request: AbortRequest }> = [];
+  console.log(`abort fuzz: seed ${SEED}, ${routes.length} routes, 3 targets each, ${CASES} cases per target`);
+  // Identities are signed as each request goes out: they live 60 s, as the gateway's do.
+  const identity = () => signIdentity(secret(), { kind: 'user', sub: session.user.id, email, projects: { [ref]: 'owner' }, credential: 'session' });
+  const jobs: Array<{ port: number; request: () => AbortRequest }> = [];
   for (const route of routes) {
     const servicePath = pathOf(route, ref);
     const body = route.body ? Buffer.from(JSON.stringify(sampleOf(route.body as Schema) ?? {})) : undefined;
     const base = { method: route.method, body };
-    jobs.push({ port: E2E_PORT, request: { ...base, path: gatewayPath(route, servicePath), headers: { cookie, origin: BASE_URL } } });
-    jobs.push({ port: E2E_PORT, request: { ...base, path: gatewayPath(route, servicePath), headers: { authorization: `Bearer ${accessToken}` } } });
-    const identity = signIdentity(secret(), { kind: 'user', sub: session.user.id, email, projects: { [ref]: 'owner' }, credential: 'session' });
-    jobs.push({ port: SERVICE_PORTS[route.service], request: { ...base, path: servicePath, headers: { [IDENTITY_HEADER]: identity } } });
+    for (let i = 0; i < CASES; i++) {
+      jobs.push({ port: E2E_PORT, request: () => ({ ...base, path: gatewayPath(route, servicePath), headers: { cookie, origin: BASE_URL } }) });
+      jobs.push({ port: E2E_PORT, request: () => ({ ...base, path: gatewayPath(route, servicePath), headers: { authorization: `Bearer ${accessToken}` } }) });
+      jobs.push({ port: SERVICE_PORTS[route.service], request: () => ({ ...base, path: servicePath, headers: { [IDENTITY_HEADER]: identity() } }) });
+    }
   }
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < jobs.length) {
         const job = jobs[next++]!;
-        await sendAndAbort(job.port, job.request, abortPlan(random));
+        await sendAndAbort(job.port, job.request(), abortPlan(random));
       }
     }),
   );
