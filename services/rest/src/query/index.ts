@@ -1,0 +1,8 @@
+export { PostgrestError } from './errors';
+export { MAX_NESTING } from './cursor';
+export { parseSelect } from './select';
+export { parseFilter, parseLogic } from './filter';
+export { parseOrder } from './order';
+export { parseRange, contentRange, type Range, type RangeInput } from './range';
+export { buildSelectSql, quoteIdent, arrayLiteral, type ReadQuery, type Statement } from './sql';
+export type * from './types';
