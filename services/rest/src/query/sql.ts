@@ -151,9 +151,12 @@ function fieldSql(table: string, field: Field): string {
   return `${table}.${quoteIdent(field.name)}${steps.join('')}`;
 }
 
-/** Cast types are single words of `[A-Za-z0-9_]` (the parser's rule), so they are written as they are. */
+/**
+ * Cast types are single words of `[A-Za-z0-9_]` (the parser's rule), so they are written as they are. The
+ * parentheses matter: `::` binds tighter than `->>`, so `data->>'x'::int` would cast the key instead.
+ */
 function withCast(sql: string, type: string | undefined): string {
-  return type === undefined ? sql : `${sql}::${type}`;
+  return type === undefined ? sql : `(${sql})::${type}`;
 }
 
 function treeSql(tree: Condition | LogicTree, column: (field: Field) => string, params: Parameters): string {

@@ -1,0 +1,81 @@
+import { buildSelectSql, parseFilter, parseLogic, parseOrder, parseRange, parseSelect, PostgrestError, type ReadQuery } from '../src';
+
+const ENVELOPE = (inner: string, total = 'null::bigint') =>
+  `select ${total} as total_result_set, pg_catalog.count(_postgrest_t) as page_total, ` +
+  `coalesce(pg_catalog.json_agg(_postgrest_t), '[]')::text as body from (${inner}) as _postgrest_t`;
+
+const read = (query: Partial<ReadQuery>): ReadQuery => ({
+  schema: 'public', relation: 'todos', select: [{ kind: 'star' }], filters: [], order: [], range: { offset: 0, limit: null }, ...query,
+});
+
+describe('buildSelectSql', () => {
+  test('everything of a table', () => {
+    expect(buildSelectSql(read({}))).toEqual({ text: ENVELOPE('select "todos".* from "public"."todos"'), values: [] });
+  });
+
+  test('columns, renames, casts and JSON paths; filters as unknown-typed parameters; order; range; exact count', () => {
+    const statement = buildSelectSql(read({
+      schema: 'api', relation: 'Todo "items"',
+      select: parseSelect('id,label:title,done::text,data->tags->>0,data->a->1'),
+      filters: [parseFilter('id', 'gte.10'), parseFilter('title', 'ilike.*milk*'), parseFilter('data->>x', 'not.in.(a,"b,c")'), parseFilter('done', 'is.not_null')],
+      order: parseOrder('data->>due.desc.nullslast,id'),
+      range: parseRange({ limit: '10', offset: '20' }),
+      exactCount: true,
+    }));
+    const where = `where "Todo ""items"""."id" >= $1 and "Todo ""items"""."title" ilike $2 and not "Todo ""items"""."data"->>'x' = any($3) and "Todo ""items"""."done" is not null`;
+    expect(statement.text).toBe(ENVELOPE(
+      `select "Todo ""items"""."id", "Todo ""items"""."title" as "label", ("Todo ""items"""."done")::text as "done", ` +
+      `"Todo ""items"""."data"->'tags'->>0 as "tags", "Todo ""items"""."data"->'a'->1 as "a" ` +
+      `from "api"."Todo ""items""" ${where} ` +
+      `order by "Todo ""items"""."data"->>'due' desc nulls last, "Todo ""items"""."id" limit $4 offset $5`,
+      `(select pg_catalog.count(*) from "api"."Todo ""items""" ${where})`,
+    ));
+    expect(statement.values).toEqual(['10', '%milk%', '{"a","b,c"}', '10', '20']);
+  });
+
+  test('logic trees, quantifiers, full-text search and every comparison operator', () => {
+    const statement = buildSelectSql(read({
+      select: parseSelect('id'),
+      filters: [
+        parseLogic('or', '(a.eq.1,and(b.match.^x,c.is.null),not.and(d.cs.{1,2},e.adj."[1,2)"))'),
+        parseLogic('not.or', '(f.like(any).{a*,b},g.fts(english).cat)'),
+        parseFilter('h', 'wfts.cat -dog'),
+        parseFilter('i', 'isdistinct.x'),
+        parseFilter('j', 'neq(all).{1,2}'),
+      ],
+    }));
+    expect(statement.text).toBe(ENVELOPE(
+      'select "todos"."id" from "public"."todos" where ' +
+      '("todos"."a" = $1 or ("todos"."b" ~ $2 and "todos"."c" is null) or not ("todos"."d" @> $3 and "todos"."e" -|- $4)) and ' +
+      'not ("todos"."f" like any($5) or "todos"."g" @@ pg_catalog.to_tsquery($6, $7)) and ' +
+      '"todos"."h" @@ pg_catalog.websearch_to_tsquery($8) and "todos"."i" is distinct from $9 and "todos"."j" <> all($10)',
+    ));
+    expect(statement.values).toEqual(['1', '^x', '{1,2}', '[1,2)', '{a%,b}', 'english', 'cat', 'cat -dog', 'x', '{1,2}']);
+  });
+
+  test('aggregates group by the other columns, when enabled', () => {
+    const select = parseSelect('status,total:amount.sum()::int,count(),data->>x::numeric.avg()');
+    expect(buildSelectSql(read({ select, aggregatesEnabled: true })).text).toBe(ENVELOPE(
+      'select "todos"."status", (pg_catalog.sum("todos"."amount"))::int as "total", pg_catalog.count(*) as "count", ' +
+      `pg_catalog.avg(("todos"."data"->>'x')::numeric) as "avg" from "public"."todos" group by "todos"."status"`,
+    ));
+    expect(() => buildSelectSql(read({ select }))).toThrow(expect.objectContaining({ status: 400, code: 'PGRST123', message: 'Use of aggregate functions is not allowed' }));
+  });
+
+  test('embedding is refused as PostgREST refuses a relationship it cannot find (the schema cache comes next)', () => {
+    expect(() => buildSelectSql(read({ select: parseSelect('id,users(name)') }))).toThrow(expect.objectContaining({
+      status: 400, code: 'PGRST200', message: "Could not find a relationship between 'todos' and 'users' in the schema cache",
+    }));
+    for (const query of [{ filters: [parseFilter('users.name', 'eq.x')] }, { order: parseOrder('users(name)') }]) {
+      expect(() => buildSelectSql(read(query))).toThrow(expect.objectContaining({
+        status: 400, code: 'PGRST108', message: "'users' is not an embedded resource in this request", hint: "Verify that 'users' is included in the 'select' query parameter.",
+      }));
+    }
+  });
+
+  test('a NUL in a name is a 400 as Postgres has it, not a statement Postgres fails on', () => {
+    const run = () => buildSelectSql(read({ select: parseSelect('"a\u0000b"') }));
+    expect(run).toThrow(PostgrestError);
+    expect(run).toThrow(expect.objectContaining({ status: 400, code: '22021' }));
+  });
+});
