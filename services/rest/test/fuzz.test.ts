@@ -1,16 +1,5 @@
+import { prng } from '@dash/service-kit/dist/testing';
 import { buildSelectSql, parseFilter, parseLogic, parseOrder, parseSelect, PostgrestError, type Filter, type ReadQuery } from '../src';
-
-/** mulberry32: a small seeded PRNG, so a failure replays. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = prng(0x5eed);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
