@@ -190,6 +190,11 @@ alter table storage.objects add column if not exists user_metadata jsonb;
  * counts when the server preloads the library (the embedded server does); the report says how to enable
  * it otherwise.
  *
+ * Its view shows every database of the server, so a project's roles do not read it: the bootstrap
+ * revokes it (and its functions) from PUBLIC, and `extensions.dash_statements()` (security definer)
+ * gives the project's admin and read-only roles this database's rows only, with their text (every
+ * project role's, none of the superuser's provisioning).
+ *
  * pg_stat_statements_reset() is the superuser's, and with its defaults it forgets every database's
  * statements. `extensions.dash_reset_statements()` resets this database's only, for the project admin
  * role (granted below). It calls the extension's own function by its schema and full argument list
@@ -222,6 +227,21 @@ begin
     end
     $fn$;
     revoke all on function extensions.dash_reset_statements() from public;
+    revoke all on extensions.pg_stat_statements from public;
+    revoke all on extensions.pg_stat_statements_info from public;
+    revoke all on function extensions.pg_stat_statements(boolean) from public;
+    revoke all on function extensions.pg_stat_statements_info() from public;
+    -- Plain column types and a body in a string: nothing depends on the extension, which can still be dropped.
+    create or replace function extensions.dash_statements()
+    returns table (queryid int8, query text, userid oid, dbid oid, calls int8, total_exec_time float8, mean_exec_time float8, max_exec_time float8, rows int8)
+    language sql stable security definer set search_path = pg_catalog, pg_temp as $fn$
+      select s.queryid, s.query, s.userid, s.dbid, s.calls, s.total_exec_time, s.mean_exec_time, s.max_exec_time, s.rows
+      from extensions.pg_stat_statements s
+      where s.dbid = (select d.oid from pg_catalog.pg_database d where d.datname = pg_catalog.current_database())
+        -- The platform's provisioning (the server's superuser) is not the project's workload.
+        and s.userid not in (select r.oid from pg_catalog.pg_roles r where r.rolsuper)
+    $fn$;
+    revoke all on function extensions.dash_statements() from public;
   end if;
 end
 $pss$`;
@@ -299,6 +319,28 @@ $own$`);
   return statements;
 }
 
+/** The project's admin and read-only roles may read this database's statement statistics. */
+function statementsGrant(database: string): string {
+  const roles = [projectRoleName(database, 'admin'), projectRoleName(database, 'read_only')].map((role) => quoteLiteral(quoteIdent(role)));
+  return `do $stats$ begin if to_regprocedure('extensions.dash_statements()') is not null then execute format('grant execute on function extensions.dash_statements() to %s, %s', ${roles.join(', ')}); end if; end $stats$`;
+}
+
+/**
+ * Scopes statement statistics to the project's database in a database bootstrapped before they were
+ * (its roles read the server-wide view until then). Idempotent; the platform runs it at start for every
+ * project, as the server's superuser: provisioning work, never a request's.
+ */
+export async function scopeStatementStatistics(serverUrl: string): Promise<void> {
+  const client = standaloneClient(serverUrl);
+  await client.connect();
+  try {
+    // One simple query: its statements run as one transaction.
+    await client.query(`${STAT_STATEMENTS_SQL}; ${statementsGrant(databaseOf(serverUrl))}`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Grants of the read-only and storage roles, once the schemas exist. */
 function projectGrantStatements(database: string): string[] {
   const admin = quoteIdent(projectRoleName(database, 'admin'));
@@ -326,6 +368,7 @@ $read$`,
     // bucket's policies); the admin, a member of it, still manages their policies.
     `do $ext$ begin if exists (select 1 from pg_namespace where nspname = 'extensions') then execute format('grant usage on schema extensions to %s', ${quoteLiteral(admin)}); end if; end $ext$`,
     `do $reset$ begin if to_regprocedure('extensions.dash_reset_statements()') is not null then execute format('grant execute on function extensions.dash_reset_statements() to %s', ${quoteLiteral(admin)}); end if; end $reset$`,
+    statementsGrant(database),
     `grant usage on schema storage to ${storage}`,
     `alter table storage.buckets owner to ${storage}`,
     `alter table storage.objects owner to ${storage}`,

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { bootstrapProjectDatabase, dropProjectDatabase, projectRoleName, type ProjectConnections } from '../src/project-bootstrap';
+import { bootstrapProjectDatabase, dropProjectDatabase, projectRoleName, scopeStatementStatistics, type ProjectConnections } from '../src/project-bootstrap';
 import { createTestDatabase, testServerUrl } from '../src/testing';
 import { as, failure } from './pg-clients';
 
@@ -178,5 +178,39 @@ describe('project roles', () => {
     const intruder = new URL(otherConnections.admin);
     intruder.pathname = `/${database.name}`;
     await expect(as(intruder.toString(), (c) => c.query('select 1'))).rejects.toMatchObject({ code: '42501' });
+  });
+});
+
+describe('statement statistics', () => {
+  // Constants are normalised away in the statistics; an alias is kept.
+  const marker = (db: string) => `select 1 as kitboot_statistics_${db}`;
+
+  it("give a project's roles only their own database's statements, never the server-wide view", async () => {
+    // Statements run in both projects' databases, each by its own admin role.
+    await as(connections.admin, (c) => c.query(marker('mine')));
+    await as(otherConnections.admin, (c) => c.query(marker('theirs')));
+    for (const role of ['admin', 'read_only'] as const) {
+      expect(await failure(connections[role], 'select count(*) from extensions.pg_stat_statements')).toBe('42501');
+      expect(await failure(connections[role], 'select count(*) from extensions.pg_stat_statements(true)')).toBe('42501');
+      const rows = await as(connections[role], async (c) =>
+        (await c.query<{ query: string; here: boolean }>(`select query, dbid = (select oid from pg_database where datname = current_database()) as here from extensions.dash_statements()`)).rows,
+      );
+      expect(rows.every((r) => r.here)).toBe(true);
+      expect(rows.some((r) => r.query.includes('kitboot_statistics_mine'))).toBe(true);
+      expect(rows.some((r) => r.query.includes('kitboot_statistics_theirs'))).toBe(false);
+    }
+    // The API roles an app uses read none of it.
+    expect(await failure(database.url, `set role authenticated; select count(*) from extensions.dash_statements()`)).toBe('42501');
+  });
+
+  it('are scoped in a database bootstrapped before they were, idempotently', async () => {
+    // As an older bootstrap left it: the view readable by everyone, no scoped function.
+    await client.query(`drop function extensions.dash_statements(); grant select on extensions.pg_stat_statements to public;
+      grant execute on function extensions.pg_stat_statements(boolean) to public`);
+    expect(await failure(connections.admin, 'select count(*) from extensions.pg_stat_statements')).toBeUndefined();
+    await scopeStatementStatistics(database.url);
+    await scopeStatementStatistics(database.url);
+    expect(await failure(connections.admin, 'select count(*) from extensions.pg_stat_statements')).toBe('42501');
+    expect(await failure(connections.admin, 'select count(*) from extensions.dash_statements()')).toBeUndefined();
   });
 });

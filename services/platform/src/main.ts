@@ -3,7 +3,7 @@ import { envPort, listen, requireEnv } from '@dash/service-kit';
 import { buildPlatformApp } from './app';
 import { DEFAULT_PROJECT_DB_PREFIX } from './context';
 import { flagOverridesFromEnv, parseDashMode } from './feature-flags';
-import { setUpMissingProjectRoles } from './projects';
+import { scopeProjectStatistics, setUpMissingProjectRoles } from './projects';
 import { provisionerOf } from './provisioner';
 import { seedDemo } from './seed';
 import { backupRunnerOf } from './backups/runner';
@@ -28,6 +28,9 @@ async function main(): Promise<void> {
   });
   for (const ref of await setUpMissingProjectRoles(app.platform)) {
     process.stdout.write(`platform: gave project ${ref} its database roles\n`);
+  }
+  for (const ref of await scopeProjectStatistics(app.platform)) {
+    process.stdout.write(`platform: project ${ref}'s statement statistics could not be scoped to it; trying again at the next start\n`);
   }
   // Projects a previous run left coming up carry on in the background.
   for (const ref of await provisionerOf(app.platform).resume()) {

@@ -19,6 +19,7 @@ import {
   MAX_PROJECT_DATABASE_BYTES,
   notFound,
   projectRoleUrl,
+  scopeStatementStatistics,
   userOf,
   withDatabase,
   type ProjectRole,
@@ -168,6 +169,20 @@ export async function setUpMissingProjectRoles(ctx: PlatformContext): Promise<st
       .execute();
   }
   return legacy.map((p) => p.ref);
+}
+
+/**
+ * Scopes every project database's statement statistics to itself (see `scopeStatementStatistics`), for
+ * databases bootstrapped before that was done. Runs at start; a project whose database cannot be reached
+ * is named in the result and tried again at the next start.
+ */
+export async function scopeProjectStatistics(ctx: PlatformContext): Promise<string[]> {
+  const projects = await ctx.db.selectFrom('projects').selectAll().where('status', 'in', ['ACTIVE_HEALTHY', 'INACTIVE']).execute();
+  const failed: string[] = [];
+  for (const project of projects) {
+    await scopeStatementStatistics(decryptConnection(ctx, project)).catch(() => failed.push(project.ref));
+  }
+  return failed;
 }
 
 /** The additional authenticated data of a project's encrypted JWT secret (not the connection string's). */

@@ -23,10 +23,10 @@ const ratio = (v: unknown): number | null => (v === null || v === undefined ? nu
  * total time (query performance).
  */
 export async function readStatements(client: pg.PoolClient, order?: QueryPerformanceOrder, limit?: number): Promise<StatementsState> {
-  const state = (await client.query<{ loaded: boolean; schema: string | null }>(statStatementsStateQuery())).rows[0]!;
+  const state = (await client.query<{ loaded: boolean; schema: string | null; scoped: boolean }>(statStatementsStateQuery())).rows[0]!;
   if (!state.loaded) return { state: 'not_loaded' };
   if (state.schema === null) return { state: 'not_installed' };
-  const { rows } = await client.query(slowestStatementsQuery(state.schema, order, limit));
+  const { rows } = await client.query(slowestStatementsQuery(state.schema, order, limit, state.scoped));
   return {
     state: 'ready',
     statements: rows.map((r) => ({ query: r.query, role: r.role, calls: n(r.calls), total_ms: n(r.total_ms), mean_ms: n(r.mean_ms), max_ms: n(r.max_ms), rows: n(r.rows) })),

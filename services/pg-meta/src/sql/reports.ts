@@ -55,21 +55,24 @@ export function statStatementsStateQuery(): SqlQuery {
   return {
     text: `select pg_catalog.current_setting('pg_stat_statements.max', true) is not null as loaded,
   (select n.nspname from pg_catalog.pg_extension e join pg_catalog.pg_namespace n on n.oid = e.extnamespace
-   where e.extname = 'pg_stat_statements') as schema`,
+   where e.extname = 'pg_stat_statements') as schema,
+  pg_catalog.to_regprocedure('extensions.dash_statements()') is not null as scoped`,
     values: [],
   };
 }
 
 /**
- * The statements of this database with the highest mean (or total) execution time. Rows whose text the
- * role may not see (another role's statements) are left out: they could not be shown.
+ * The statements of this database with the highest mean (or total) execution time, from
+ * `extensions.dash_statements()` (`scoped`: this database's rows, as the project bootstrap gives them)
+ * or, in a database bootstrapped before it existed, from the view. Rows whose text the role may not see
+ * (another role's statements, through the view) are left out: they could not be shown.
  */
-export function slowestStatementsQuery(schema: string, order: QueryPerformanceOrder = 'mean', limit: number = REPORT_TOP_ROWS): SqlQuery {
+export function slowestStatementsQuery(schema: string, order: QueryPerformanceOrder = 'mean', limit: number = REPORT_TOP_ROWS, scoped = true): SqlQuery {
   const column = order === 'mean' ? 's.mean_exec_time' : 's.total_exec_time';
   return {
     text: `select s.query, coalesce(r.rolname, '') as role, s.calls::int8 as calls,
   s.total_exec_time as total_ms, s.mean_exec_time as mean_ms, s.max_exec_time as max_ms, s.rows::int8 as rows
-from ${quoteIdent(schema)}.pg_stat_statements s
+from ${scoped ? 'extensions.dash_statements()' : `${quoteIdent(schema)}.pg_stat_statements`} s
 left join pg_catalog.pg_roles r on r.oid = s.userid
 where s.dbid = (select oid from pg_catalog.pg_database where datname = pg_catalog.current_database())
   and s.query <> '<insufficient privilege>'
