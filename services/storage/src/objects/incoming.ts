@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart, { type Multipart } from '@fastify/multipart';
 import { StorageApiMessages } from '@dash/contracts';
@@ -79,6 +80,13 @@ export function readRest(raw: IncomingMessage): Promise<void> {
   });
 }
 
+/** Resolves true once the whole body of `raw` has arrived, false when its connection closes first. */
+function bodyArrived(raw: IncomingMessage): Promise<boolean> {
+  if (raw.complete || raw.readableEnded) return Promise.resolve(true);
+  // The body's reader (the form parser) reads it to its end, or sees it cut off.
+  return new Promise((resolve) => finished(raw, { writable: false }, (error) => resolve(!error || raw.complete)));
+}
+
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** Whether a header says `true` (as `x-upsert` does). */
@@ -95,6 +103,7 @@ export function rawBodyFile(request: FastifyRequest): IncomingFile {
     contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : null,
     userMetadata: userMetadataFromHeader(firstHeader(request.headers['x-metadata'])),
     cutOff: () => !raw.complete,
+    arrived: () => bodyArrived(raw),
   };
 }
 
@@ -121,6 +130,7 @@ export async function multipartFile(request: FastifyRequest): Promise<IncomingFi
     contentLength: null,
     userMetadata: userMetadataOf(fieldValue(part.fields.metadata)),
     cutOff: () => !request.raw.complete,
+    arrived: () => bodyArrived(request.raw),
   };
 }
 

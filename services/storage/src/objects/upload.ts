@@ -21,6 +21,12 @@ export interface IncomingFile {
   userMetadata: Record<string, unknown> | null;
   /** Whether the request ended before its whole body arrived (the client went away). */
   cutOff(): boolean;
+  /**
+   * Resolves once the request's whole body has arrived (true) or its connection has closed first
+   * (false). A form's file ends before the form does: a client that goes away in between has not
+   * finished its request, and its upload must not be kept.
+   */
+  arrived(): Promise<boolean>;
 }
 
 export interface UploadTarget {
@@ -140,6 +146,10 @@ export async function storeObject(
     if (error instanceof ObjectTooLargeError) throw entityTooLarge();
     if (file.cutOff()) throw badRequest(StorageApiMessages.uploadCutOff);
     throw error;
+  }
+  if (!(await file.arrived())) {
+    await deleteBytes(ctx, [key], log);
+    throw badRequest(StorageApiMessages.uploadCutOff);
   }
 
   await commitObjectRow(ctx, ref, caller, { ...row, metadata: objectMetadata(stored, file.contentType, file.cacheControl) }, key, upsert, log);
