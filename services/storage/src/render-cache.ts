@@ -41,8 +41,14 @@ export class RenderCache {
     const temp = path.join(this.dir, 'tmp', randomUUID());
     await mkdir(path.dirname(temp), { recursive: true });
     await mkdir(folder, { recursive: true });
-    await writeFile(temp, bytes);
-    await rename(temp, file);
+    try {
+      await writeFile(temp, bytes);
+      // Fails when `forget` removed the folder meanwhile (the object went): the variant is not wanted.
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
     this.total += bytes.length - (entries.get(file) ?? 0);
     entries.delete(file);
     entries.set(file, bytes.length);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { apiErrorReply, noSuchKey } from '../src/api-errors';
@@ -24,6 +24,14 @@ describe('RenderCache', () => {
     await cache.write(KEY, 'a', 'webp', Buffer.from('webp bytes'));
     expect(await cache.read(KEY, 'a')).toEqual({ bytes: Buffer.from('webp bytes'), format: 'webp' });
     expect(await cache.read(`${KEY}2`, 'a')).toBeNull();
+  });
+
+  it('leaves no temporary file when a variant cannot be put in place', async () => {
+    const cache = new RenderCache(dir);
+    // A folder where the variant's file would go: the rename fails.
+    mkdirSync(path.join(dir, 'variants', KEY, 'a.png', 'x'), { recursive: true });
+    await expect(cache.write(KEY, 'a', 'png', Buffer.from('png bytes'))).rejects.toThrow();
+    expect(readdirSync(path.join(dir, 'tmp'))).toEqual([]);
   });
 
   it('drops the least recently used variants past its bound', async () => {
