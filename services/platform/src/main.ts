@@ -29,9 +29,6 @@ async function main(): Promise<void> {
   for (const ref of await setUpMissingProjectRoles(app.platform)) {
     process.stdout.write(`platform: gave project ${ref} its database roles\n`);
   }
-  for (const ref of await scopeProjectStatistics(app.platform)) {
-    process.stdout.write(`platform: project ${ref}'s statement statistics could not be scoped to it; trying again at the next start\n`);
-  }
   // Projects a previous run left coming up carry on in the background.
   for (const ref of await provisionerOf(app.platform).resume()) {
     process.stdout.write(`platform: resuming project ${ref}, which is coming up\n`);
@@ -50,6 +47,11 @@ async function main(): Promise<void> {
     }
   }
   await listen(app, port);
+  // An upgrade of older project databases, done in the background so a restart answers sooner.
+  void scopeProjectStatistics(app.platform).then(
+    (failed) => failed.forEach((ref) => app.log.warn({ ref }, 'statement statistics could not be scoped to the project; trying again at the next start')),
+    (error: unknown) => app.log.warn({ err: error }, 'statement statistics could not be scoped'),
+  );
 }
 
 main().catch((error: unknown) => {
