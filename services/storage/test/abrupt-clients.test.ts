@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
-import { waitUntil } from '@dash/service-kit/dist/testing';
+import { prng, waitUntil } from '@dash/service-kit/dist/testing';
 import { as, setupProject, type Project } from './helpers';
 import { clientFor, createBucket, listenApi, objectRows, tempFiles } from './object-fixtures';
 
@@ -16,18 +16,6 @@ import { clientFor, createBucket, listenApi, objectRows, tempFiles } from './obj
 
 const CASES = 60;
 const SEED = 0x5eed27;
-
-/** mulberry32: a small seeded generator, so that a failing case can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let p: Project;
 let port: number;
@@ -148,7 +136,7 @@ const filesUnder = (dir: string): string[] =>
 
 describe('clients that go away', () => {
   it(`survives ${CASES} cut-off uploads and downloads, leaving no object, bytes or temporary file of the uploads`, async () => {
-    const random = generator(SEED);
+    const random = prng(SEED);
     const cases = Array.from({ length: CASES }, (_, i) => caseOf(i, random));
     // A few at a time, as clients come.
     for (let start = 0; start < cases.length; start += 4) {
