@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DiskBackend } from '../src/backend/disk';
+import { DiskBackend, fsyncDisk, type DiskSync } from '../src/backend/disk';
 import { BytesNotFoundError, objectStorageKey } from '../src/backend/types';
 import { bodyOf, failingBody, objectBackendSuite, readAll } from './backend-suite';
 
@@ -55,6 +55,26 @@ describe('DiskBackend', () => {
       // The folders come back for the next put.
       await backend.put(first, bodyOf(Buffer.from('again')), options);
       expect((await readAll((await backend.get(first)).body)).toString()).toBe('again');
+    });
+
+    it('has the disk write a large file while it arrives, and syncs it whole before the put resolves', async () => {
+      const synced: number[] = [];
+      const recording: DiskSync = {
+        async syncFile(handle, file) {
+          await fsyncDisk.syncFile(handle, file);
+          synced.push((await handle.stat()).size);
+        },
+        syncDir: fsyncDisk.syncDir,
+      };
+      const backend = new DiskBackend(root, recording);
+      const size = 200 * 1024 * 1024;
+      await backend.put(key(), bodyOf(Buffer.alloc(size, 'l'), 1024 * 1024), options);
+      // Flushes while the body arrives, then the bytes and the tag once it is whole.
+      const [tag, whole, ...early] = synced.reverse();
+      expect(tag).toBeLessThan(100);
+      expect(whole).toBe(size);
+      expect(early.length).toBeGreaterThanOrEqual(1);
+      for (const bytes of early) expect(bytes).toBeLessThan(size);
     });
 
     it('leaves no temporary file after failed puts, early or late', async () => {

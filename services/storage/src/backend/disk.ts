@@ -12,6 +12,12 @@ import { BytesNotFoundError, ObjectTooLargeError, type ByteRange, type ObjectBac
  * to the disk in one `writev` after it, so the disk and the network overlap.
  */
 const WRITE_BACKLOG_BYTES = 1024 * 1024;
+/**
+ * An upload starts the disk writing its file every this many bytes, while more arrive. Left to the
+ * kernel, a large file's pages stay in memory until the sync that acknowledges it (on a machine with
+ * a few GB free): that sync would then wait for the whole file to reach the disk.
+ */
+const EARLY_FLUSH_BYTES = 64 * 1024 * 1024;
 
 /**
  * How the disk backend makes what it wrote durable. A seam so that tests can watch when it happens;
@@ -66,7 +72,7 @@ export class DiskBackend implements ObjectBackend {
       const file = await open(temp, 'wx');
       let size: number;
       try {
-        size = await writeBody(body, file, options.maxBytes, (chunk) => tagger.update(chunk));
+        size = await writeBody(body, file, options.maxBytes, (chunk) => tagger.update(chunk), () => this.sync.syncFile(file, temp));
         await this.sync.syncFile(file, temp);
       } finally {
         // Waits for a write still in flight when the body failed.
@@ -208,11 +214,11 @@ export class DiskBackend implements ObjectBackend {
 /**
  * Writes `body` to `file` as it arrives and resolves with its size: chunks go straight from the request
  * to `writev` (no stream in between: each would cost a call per 64 KiB chunk), and `onChunk` sees each.
- * Rejects with `ObjectTooLargeError` past `maxBytes`, and with the body's error when it fails or closes
+ * Every EARLY_FLUSH_BYTES it calls `flushEarly` (one at a time) and goes on writing meanwhile. Rejects with `ObjectTooLargeError` past `maxBytes`, and with the body's error when it fails or closes
  * before its end (a client that went away); it then stops reading `body` without destroying it (the
  * route decides whether to drain it or drop the connection).
  */
-function writeBody(body: Readable, file: FileHandle, maxBytes: number, onChunk: (chunk: Buffer) => void): Promise<number> {
+function writeBody(body: Readable, file: FileHandle, maxBytes: number, onChunk: (chunk: Buffer) => void, flushEarly: () => Promise<void>): Promise<number> {
   return new Promise((resolve, reject) => {
     let bytes = 0;
     let waiting: Buffer[] = [];
@@ -220,6 +226,8 @@ function writeBody(body: Readable, file: FileHandle, maxBytes: number, onChunk: 
     let writing = false;
     let ended = false;
     let done = false;
+    let unflushed = 0;
+    let flushing = false;
     const stop = () => {
       done = true;
       body.off('data', take);
@@ -241,12 +249,19 @@ function writeBody(body: Readable, file: FileHandle, maxBytes: number, onChunk: 
         return;
       }
       const batch = waiting;
+      const batchBytes = waitingBytes;
       waiting = [];
       waitingBytes = 0;
       writing = true;
       if (!ended) body.resume();
       file.writev(batch).then(() => {
         writing = false;
+        unflushed += batchBytes;
+        if (unflushed >= EARLY_FLUSH_BYTES && !flushing && !ended) {
+          unflushed = 0;
+          flushing = true;
+          flushEarly().then(() => (flushing = false), fail);
+        }
         flush();
       }, fail);
     };
