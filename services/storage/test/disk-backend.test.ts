@@ -61,8 +61,9 @@ describe('DiskBackend', () => {
       const synced: number[] = [];
       const recording: DiskSync = {
         async syncFile(handle, file) {
-          await fsyncDisk.syncFile(handle, file);
+          // The size when the sync starts: writes go on meanwhile.
           synced.push((await handle.stat()).size);
+          await fsyncDisk.syncFile(handle, file);
         },
         syncDir: fsyncDisk.syncDir,
       };
