@@ -106,21 +106,24 @@ export function outputSize(source: { width: number; height: number }, variant: V
 
 /**
  * Renders `source` as `variant`. Refused (400): a source that is no image sharp reads, one of more than
- * MAX_RENDER_SOURCE_PIXELS (read from its header, before any decoding), and a variant whose output
- * would be more than MAX_RENDER_SIZE wide or high (no size asked of a large source, or one side of a
- * very long one).
+ * MAX_RENDER_SOURCE_PIXELS (read from its header, before any decoding), and a variant whose asked size
+ * would give an output more than MAX_RENDER_SIZE wide or high (one side of a very long image). With no
+ * size asked (a format or quality change), a larger source is fitted within MAX_RENDER_SIZE.
  */
 export async function renderImage(source: Buffer, variant: Variant): Promise<{ bytes: Buffer; format: string }> {
   const image = loadSharp()(source, { limitInputPixels: MAX_RENDER_SOURCE_PIXELS }).rotate();
   const { format: sourceFormat, autoOrient } = await image.metadata().catch(unreadable);
   if (autoOrient.width * autoOrient.height > MAX_RENDER_SOURCE_PIXELS) throw badRequest(StorageApiMessages.imageResolutionTooLarge);
+  const sized = Boolean(variant.width || variant.height);
   const output = outputSize(autoOrient, variant);
-  if (Math.max(output.width, output.height) > MAX_RENDER_SIZE) throw badRequest(StorageApiMessages.imageOutputTooLarge(MAX_RENDER_SIZE));
+  if (sized && Math.max(output.width, output.height) > MAX_RENDER_SIZE) throw badRequest(StorageApiMessages.imageOutputTooLarge(MAX_RENDER_SIZE));
   // sharp reads AVIF as HEIF.
   const origin = sourceFormat === 'heif' ? 'avif' : (sourceFormat ?? 'png');
   const format = variant.format === 'origin' ? (WRITABLE.has(origin) ? origin : 'png') : variant.format;
-  if (variant.width || variant.height) {
+  if (sized) {
     image.resize({ width: variant.width ?? undefined, height: variant.height ?? undefined, fit: FIT[variant.resize], withoutEnlargement: true });
+  } else if (Math.max(output.width, output.height) > MAX_RENDER_SIZE) {
+    image.resize({ width: MAX_RENDER_SIZE, height: MAX_RENDER_SIZE, fit: 'inside' });
   }
   const bytes = await image.toFormat(format as keyof sharp.FormatEnum, { quality: variant.quality }).toBuffer().catch(unreadable);
   return { bytes, format };
