@@ -138,7 +138,7 @@ describe('proxy', () => {
     const dave = { user: { id: 'dave-id', email: 'dave@example.com', name: 'Dave' }, projects: { default: 'developer' as const } };
     upstreams.sessions.set('tok-dave', dave);
     upstreams.accessTokens.set('dash_pat_dave', dave);
-    const asDave = [{ cookie: 'dash_session=tok-dave' }, { authorization: 'Bearer dash_pat_dave' }];
+    const asDave: Record<string, string>[] = [{ cookie: 'dash_session=tok-dave' }, { authorization: 'Bearer dash_pat_dave' }];
     for (const headers of asDave) await fetch(`${gateway.url}/api/pg-meta/default/tables`, { headers });
     const owner = { cookie: 'dash_session=tok-alice', origin: PUBLIC_ORIGIN };
     for (const method of ['PATCH', 'DELETE']) {
@@ -150,7 +150,8 @@ describe('proxy', () => {
       upstreams.accessTokens.set('dash_pat_dave', upstreams.sessions.get('tok-dave')!);
       for (const headers of asDave) {
         const after = await fetch(`${gateway.url}/api/pg-meta/default/tables`, { headers });
-        expect(((await after.json()) as Echo).identity?.projects).toEqual(method === 'DELETE' ? {} : { default: 'read_only' });
+        const identity = ((await after.json()) as Echo).identity as { projects?: Record<string, string> } | null;
+        expect(identity?.projects).toEqual(method === 'DELETE' ? {} : { default: 'read_only' });
       }
       expect(upstreams.resolveCalls.slice(calls).filter((t) => t.includes('dave'))).toEqual(['tok-dave', 'dash_pat_dave']);
     }
