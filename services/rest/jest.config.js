@@ -1,1 +1,1 @@
-module.exports = require('../../jest.presets.cjs').unit(__dirname);
+module.exports = require('../../jest.presets.cjs').integration(__dirname);

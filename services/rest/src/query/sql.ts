@@ -42,7 +42,7 @@ const IS: Record<Extract<Condition['operation'], { kind: 'is' }>['value'], strin
  * parameters with no type, which Postgres infers from where they stand exactly as it types PostgREST's
  * unknown-typed literals: `"age" = $1` compares as the column's type, `= any($1)` as an array of it.
  */
-class Parameters {
+export class Parameters {
   readonly values: string[] = [];
 
   add(value: string): string {
