@@ -4,7 +4,7 @@ import { access, ALL_PERMISSIONS, Permission } from './permissions';
 import { OrgRoleSchema } from './identity';
 import { Registry, RegistryRemote } from './registry';
 import { MAX_UPLOAD_LIMIT_BYTES } from './constants';
-import { AuthJwtExpiry, AuthSiteUrl } from './project-settings';
+import { AuthJwtExpiry, AuthSiteUrl, DataApiSettings } from './project-settings';
 
 export const User = Type.Object({
   id: Type.String(),
@@ -158,7 +158,7 @@ export const platformRoutes = {
     params: RefParams,
     /** Which of the project's login roles (see the kit's project bootstrap); the admin role by default. */
     querystring: Type.Object({
-      role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('read_only'), Type.Literal('storage')], { default: 'admin' })),
+      role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('read_only'), Type.Literal('storage'), Type.Literal('api')], { default: 'admin' })),
     }),
     response: Type.Object({ ref: Type.String(), connectionString: Type.String() }),
     access: access.internal,
@@ -249,6 +249,18 @@ export const platformRoutes = {
     url: '/internal/projects/:ref/storage-settings',
     params: RefParams,
     response: Type.Object({ jwtSecret: Type.String({ minLength: 32 }), fileSizeLimit: Type.Integer({ minimum: 1 }) }),
+    access: access.internal,
+  }),
+  /**
+   * What the data API (rest and graphql services) needs of a project: the JWT secret that verifies keys and
+   * user tokens, and Settings → API's data API settings.
+   */
+  projectDataApiSettings: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/internal/projects/:ref/data-api-settings',
+    params: RefParams,
+    response: Type.Object({ jwtSecret: Type.String({ minLength: 32 }), dataApi: DataApiSettings }),
     access: access.internal,
   }),
 };

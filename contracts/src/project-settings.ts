@@ -78,6 +78,35 @@ export type DatabasePasswordReset = Static<typeof DatabasePasswordReset>;
 // API
 // ---------------------------------------------------------------------------------------------
 
+/** How many rows one data API response holds at most, until changed (Settings → API's max rows). */
+export const DATA_API_MAX_ROWS_DEFAULT = 1000;
+export const DATA_API_MAX_ROWS_LIMIT = 1_000_000;
+
+/**
+ * Settings → API's data API settings: what PostgREST calls `db-schemas`, `db-extra-search-path`,
+ * `db-max-rows`, `db-aggregates-enabled` and `db-pre-request`. The first exposed schema is the default one.
+ */
+export const DataApiSettings = Type.Object({
+  /** Schemas the data API serves, in order; empty turns the data API off (every request is PGRST106). */
+  schemas: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 100 }),
+  /** Schemas put on the search path after the request's schema (where extensions' types and functions live). */
+  extraSearchPath: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 100 }),
+  maxRows: Type.Integer({ minimum: 1, maximum: DATA_API_MAX_ROWS_LIMIT }),
+  /** `count()`, `sum()`, `avg()`, `min()`, `max()` in `select=`; off, they are PGRST123. */
+  aggregatesEnabled: Type.Boolean(),
+  /** A function (`schema.name`) run before every request, in its transaction; null for none. */
+  preRequest: Type.Union([Type.String({ minLength: 1, maxLength: 127 }), Type.Null()]),
+});
+export type DataApiSettings = Static<typeof DataApiSettings>;
+
+export const DATA_API_SETTINGS_DEFAULT: DataApiSettings = {
+  schemas: ['public'],
+  extraSearchPath: ['public', 'extensions'],
+  maxRows: DATA_API_MAX_ROWS_DEFAULT,
+  aggregatesEnabled: false,
+  preRequest: null,
+};
+
 export const ApiSettings = Type.Object({
   /** The base of the project's APIs on the dashboard's origin (`{projectUrl}/storage/v1` is storage). */
   projectUrl: Type.String(),

@@ -1,5 +1,5 @@
 import { prng } from '@dash/service-kit/dist/testing';
-import { buildSelectSql, parseFilter, parseLogic, parseOrder, parseSelect, PostgrestError, type Filter, type ReadQuery } from '../src';
+import { buildReadSql, parseFilter, parseLogic, parseOrder, parseSelect, PostgrestError, type Filter, type ReadQuery } from '../src';
 
 const random = prng(0x5eed);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
@@ -46,7 +46,7 @@ function foreignWords(sql: string): string[] {
 }
 
 function checkSql(query: Partial<ReadQuery>): void {
-  const statement = attempt(() => buildSelectSql({
+  const statement = attempt(() => buildReadSql(null, {
     schema: 'public', relation: 'x', select: [{ kind: 'star' }], filters: [], order: [], range: { offset: 0, limit: null }, aggregatesEnabled: true, ...query,
   }));
   if (statement) expect(foreignWords(statement.text)).toEqual([]);
@@ -77,7 +77,7 @@ describe('hostile input', () => {
       const quoted = `"${name.replace(/["\\]/g, '\\$&')}"`;
       const select = parseSelect(`${quoted},alias:${quoted}->${quoted}->>${quoted}::int`);
       const filters = [parseFilter(quoted, `eq.${name}`), parseLogic('or', `(${quoted}.in.(${quoted},${quoted}),${quoted}.fts(english).${quoted})`)];
-      const statement = buildSelectSql({ schema: name, relation: name, select, filters, order: parseOrder(`${quoted}.desc`), range: { offset: 1, limit: 2 } });
+      const statement = buildReadSql(null, { schema: name, relation: name, select, filters, order: parseOrder(`${quoted}.desc`), range: { offset: 1, limit: 2 } });
       expect(foreignWords(statement.text)).toEqual([]);
       expect(statement.values).toContain(name);
     }

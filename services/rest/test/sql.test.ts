@@ -1,4 +1,4 @@
-import { buildSelectSql, parseFilter, parseLogic, parseOrder, parseRange, parseSelect, PostgrestError, type ReadQuery } from '../src';
+import { buildReadSql, parseFilter, parseLogic, parseOrder, parseRange, parseSelect, PostgrestError, type ReadQuery } from '../src';
 
 const ENVELOPE = (inner: string, total = 'null::bigint') =>
   `select ${total} as total_result_set, pg_catalog.count(_postgrest_t) as page_total, ` +
@@ -8,13 +8,13 @@ const read = (query: Partial<ReadQuery>): ReadQuery => ({
   schema: 'public', relation: 'todos', select: [{ kind: 'star' }], filters: [], order: [], range: { offset: 0, limit: null }, ...query,
 });
 
-describe('buildSelectSql', () => {
+describe('buildReadSql', () => {
   test('everything of a table', () => {
-    expect(buildSelectSql(read({}))).toEqual({ text: ENVELOPE('select "todos".* from "public"."todos"'), values: [] });
+    expect(buildReadSql(null, read({}))).toEqual({ text: ENVELOPE('select "todos".* from "public"."todos"'), values: [] });
   });
 
   test('columns, renames, casts and JSON paths; filters as unknown-typed parameters; order; range; exact count', () => {
-    const statement = buildSelectSql(read({
+    const statement = buildReadSql(null, read({
       schema: 'api', relation: 'Todo "items"',
       select: parseSelect('id,label:title,done::text,data->tags->>0,data->a->1'),
       filters: [parseFilter('id', 'gte.10'), parseFilter('title', 'ilike.*milk*'), parseFilter('data->>x', 'not.in.(a,"b,c")'), parseFilter('done', 'is.not_null')],
@@ -34,7 +34,7 @@ describe('buildSelectSql', () => {
   });
 
   test('logic trees, quantifiers, full-text search and every comparison operator', () => {
-    const statement = buildSelectSql(read({
+    const statement = buildReadSql(null, read({
       select: parseSelect('id'),
       filters: [
         parseLogic('or', '(a.eq.1,and(b.match.^x,c.is.null),not.and(d.cs.{1,2},e.adj."[1,2)"))'),
@@ -55,26 +55,26 @@ describe('buildSelectSql', () => {
 
   test('aggregates group by the other columns, when enabled', () => {
     const select = parseSelect('status,total:amount.sum()::int,count(),data->>x::numeric.avg()');
-    expect(buildSelectSql(read({ select, aggregatesEnabled: true })).text).toBe(ENVELOPE(
+    expect(buildReadSql(null, read({ select, aggregatesEnabled: true })).text).toBe(ENVELOPE(
       'select "todos"."status", (pg_catalog.sum("todos"."amount"))::int as "total", pg_catalog.count(*) as "count", ' +
       `pg_catalog.avg(("todos"."data"->>'x')::numeric) as "avg" from "public"."todos" group by "todos"."status"`,
     ));
-    expect(() => buildSelectSql(read({ select }))).toThrow(expect.objectContaining({ status: 400, code: 'PGRST123', message: 'Use of aggregate functions is not allowed' }));
+    expect(() => buildReadSql(null, read({ select }))).toThrow(expect.objectContaining({ status: 400, code: 'PGRST123', message: 'Use of aggregate functions is not allowed' }));
   });
 
   test('embedding is refused as PostgREST refuses a relationship it cannot find (the schema cache comes next)', () => {
-    expect(() => buildSelectSql(read({ select: parseSelect('id,users(name)') }))).toThrow(expect.objectContaining({
+    expect(() => buildReadSql(null, read({ select: parseSelect('id,users(name)') }))).toThrow(expect.objectContaining({
       status: 400, code: 'PGRST200', message: "Could not find a relationship between 'todos' and 'users' in the schema cache",
     }));
     for (const query of [{ filters: [parseFilter('users.name', 'eq.x')] }, { order: parseOrder('users(name)') }]) {
-      expect(() => buildSelectSql(read(query))).toThrow(expect.objectContaining({
+      expect(() => buildReadSql(null, read(query))).toThrow(expect.objectContaining({
         status: 400, code: 'PGRST108', message: "'users' is not an embedded resource in this request", hint: "Verify that 'users' is included in the 'select' query parameter.",
       }));
     }
   });
 
   test('a NUL in a name is a 400 as Postgres has it, not a statement Postgres fails on', () => {
-    const run = () => buildSelectSql(read({ select: parseSelect('"a\u0000b"') }));
+    const run = () => buildReadSql(null, read({ select: parseSelect('"a\u0000b"') }));
     expect(run).toThrow(PostgrestError);
     expect(run).toThrow(expect.objectContaining({ status: 400, code: '22021' }));
   });

@@ -2,6 +2,7 @@ import { quoteIdent as quoteSqlIdent, quoteLiteral as quoteSqlLiteral } from '@d
 import { PostgrestError } from './errors';
 import { defaultName } from './field';
 import type { Range } from './range';
+import type { SchemaCache } from '../schema/types';
 import type { Comparison, Condition, Field, Filter, FtsOperator, LogicTree, OrderTerm, SelectNode } from './types';
 
 /** What one read asks for: the relation, and the parsed `select`, filters, `order` and range. */
@@ -17,6 +18,19 @@ export interface ReadQuery {
   exactCount?: boolean;
   /** PostgREST's `db-aggregates-enabled`: off, an aggregate in `select` is PGRST123. */
   aggregatesEnabled?: boolean;
+}
+
+/** How a read is written, beside what it asks for. */
+export interface ReadOptions {
+  /** The statement's parameters so far: a write or a function call puts its own before the read's. */
+  params?: Parameters;
+  /**
+   * SQL of the from-item read instead of the relation (a write's CTE, a function call); names and
+   * relationships are still those of `query.schema`/`query.relation` in the schema cache.
+   */
+  source?: string;
+  /** `json` (an array of objects) or `csv` (a header line, then a line per row). */
+  format?: 'json' | 'csv';
 }
 
 /** One statement and its parameters. Every parameter is text of unspecified type (see `Parameters`). */
@@ -74,10 +88,10 @@ export function arrayLiteral(values: string[]): string {
  * embed in `select` is PGRST200, and a filter or order on an embedded resource PGRST108, as PostgREST
  * answers when it finds no relationship. The schema cache's session resolves them here instead.
  */
-export function buildSelectSql(query: ReadQuery): Statement {
-  const params = new Parameters();
+export function buildReadSql(_cache: SchemaCache | null, query: ReadQuery, options: ReadOptions = {}): Statement {
+  const params = options.params ?? new Parameters();
   const table = quoteIdent(query.relation);
-  const from = `${quoteIdent(query.schema)}.${table}`;
+  const from = options.source === undefined ? `${quoteIdent(query.schema)}.${table}` : `${options.source} as ${table}`;
   const column = (field: Field) => fieldSql(table, field);
 
   const columns: string[] = [];
