@@ -21,15 +21,18 @@ import { databaseOf, quoteIdent, quoteLiteral, standaloneClient } from './db';
  * - `storage` (`<db>_storage`): the storage service; owns the `storage` tables (the admin, a member, still
  *   writes their policies) and `set role`s to the caller's role (anon, authenticated, service_role) so
  *   storage policies decide. It reads nothing else.
+ * - `api` (`<db>_api`): what the data API services log in as (PostgREST's "authenticator"). NOINHERIT,
+ *   no privilege of its own but CONNECT: every request `set local role`s to anon, authenticated or
+ *   service_role, and it may become no other role. An event trigger tells it of every DDL (see below).
  * Only these roles may connect to the project database. The bootstrap itself runs as the server's
  * superuser: provisioning, never a request.
  */
-export const PROJECT_ROLES = ['admin', 'read_only', 'storage'] as const;
+export const PROJECT_ROLES = ['admin', 'read_only', 'storage', 'api'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 export type ProjectRolePasswords = Record<ProjectRole, string>;
 export type ProjectConnections = Record<ProjectRole, string>;
 
-const ROLE_SUFFIX: Record<ProjectRole, string> = { admin: '_admin', read_only: '_ro', storage: '_storage' };
+const ROLE_SUFFIX: Record<ProjectRole, string> = { admin: '_admin', read_only: '_ro', storage: '_storage', api: '_api' };
 /** Postgres identifiers are at most 63 bytes; the longest role suffix must still fit. */
 export const MAX_PROJECT_DATABASE_BYTES = 63 - Math.max(...Object.values(ROLE_SUFFIX).map((s) => s.length));
 
@@ -39,7 +42,7 @@ export function projectRoleName(database: string, role: ProjectRole): string {
 
 export function generateRolePasswords(): ProjectRolePasswords {
   const one = () => randomBytes(24).toString('base64url');
-  return { admin: one(), read_only: one(), storage: one() };
+  return { admin: one(), read_only: one(), storage: one(), api: one() };
 }
 
 /** The connection string of one project role: the server URL of the project database with that role's login. */
@@ -257,13 +260,41 @@ begin
 end
 $pgcrypto$`;
 
+/**
+ * The data API caches the schema and reloads it on `NOTIFY pgrst, 'reload schema'` (PostgREST's
+ * channel and message): these event triggers send it after every DDL command and drop, whoever runs it,
+ * so a table made in the table editor is served at once. Event triggers need a superuser to create; the
+ * function lives in the superuser-owned `extensions` schema so the project admin cannot replace it.
+ * Notifications are sent at commit, once per transaction (Postgres folds duplicates).
+ */
+const SCHEMA_RELOAD_SQL = `
+create schema if not exists extensions;
+create or replace function extensions.dash_notify_schema_reload() returns event_trigger
+language plpgsql set search_path = pg_catalog, pg_temp as $fn$
+begin
+  notify pgrst, 'reload schema';
+end
+$fn$;
+do $evt$
+begin
+  if not exists (select 1 from pg_event_trigger where evtname = 'dash_schema_reload_ddl') then
+    create event trigger dash_schema_reload_ddl on ddl_command_end execute function extensions.dash_notify_schema_reload();
+  end if;
+  if not exists (select 1 from pg_event_trigger where evtname = 'dash_schema_reload_drop') then
+    create event trigger dash_schema_reload_drop on sql_drop execute function extensions.dash_notify_schema_reload();
+  end if;
+end
+$evt$`;
+
 /** Postgres 16 changed CREATEROLE to manage only the roles one created (see above). */
 const SAFE_CREATEROLE_VERSION = 160000;
 
 function roleAttributes(role: ProjectRole, serverVersion: number): string {
-  const common = 'login nosuperuser nocreatedb noreplication bypassrls';
-  if (role === 'admin') return `${common} inherit ${serverVersion >= SAFE_CREATEROLE_VERSION ? 'createrole' : 'nocreaterole'}`;
-  return `${common} noinherit nocreaterole`;
+  const common = 'login nosuperuser nocreatedb noreplication';
+  if (role === 'admin') return `${common} bypassrls inherit ${serverVersion >= SAFE_CREATEROLE_VERSION ? 'createrole' : 'nocreaterole'}`;
+  // The data API's login only ever acts as the role it sets; row-level security is that role's business.
+  if (role === 'api') return `${common} nobypassrls noinherit nocreaterole`;
+  return `${common} bypassrls noinherit nocreaterole`;
 }
 
 /**
@@ -272,7 +303,7 @@ function roleAttributes(role: ProjectRole, serverVersion: number): string {
  */
 function projectRoleStatements(database: string, passwords: ProjectRolePasswords, serverVersion: number, existing: ReadonlySet<string>): string[] {
   const name = (role: ProjectRole) => quoteIdent(projectRoleName(database, role));
-  const [admin, readOnly, storage] = [name('admin'), name('read_only'), name('storage')];
+  const [admin, readOnly, storage, api] = [name('admin'), name('read_only'), name('storage'), name('api')];
   const statements: string[] = [];
   for (const role of PROJECT_ROLES) {
     const verb = existing.has(projectRoleName(database, role)) ? 'alter' : 'create';
@@ -281,12 +312,13 @@ function projectRoleStatements(database: string, passwords: ProjectRolePasswords
   const db = quoteIdent(database);
   statements.push(
     `alter role ${readOnly} set default_transaction_read_only = on`,
-    `grant anon, authenticated, service_role to ${admin}, ${storage}`,
+    `grant anon, authenticated, service_role to ${admin}, ${storage}, ${api}`,
     // The admin sees and may end the other project roles' queries (running queries page).
-    `grant ${readOnly}, ${storage} to ${admin}`,
+    `grant ${readOnly}, ${storage}, ${api} to ${admin}`,
     `alter database ${db} owner to ${admin}`,
     `revoke all on database ${db} from public`,
     `grant connect, temporary on database ${db} to ${readOnly}, ${storage}`,
+    `grant connect on database ${db} to ${api}`,
   );
   // Roles the admin creates are ones it can use at once (Postgres 16+ grants the creator ADMIN only).
   if (serverVersion >= SAFE_CREATEROLE_VERSION) statements.push(`alter role ${admin} set createrole_self_grant = 'set, inherit'`);
@@ -378,7 +410,7 @@ $read$`,
 
 /**
  * Bootstraps a project database, given its URL as the server's superuser: the cluster roles, the
- * project's three roles with `passwords` (new ones when none are given; give the stored ones again to
+ * project's four roles with `passwords` (new ones when none are given; give the stored ones again to
  * keep them), the `auth` helpers that read the request's JWT claims and the `storage` schema with
  * row-level security on. Idempotent, in one transaction. Returns each role's connection string.
  */
@@ -406,6 +438,7 @@ export async function bootstrapProjectDatabase(
     }
     await client.query(STAT_STATEMENTS_SQL);
     await client.query(PGCRYPTO_SQL);
+    await client.query(SCHEMA_RELOAD_SQL);
     await client.query(`set local role ${quoteIdent(projectRoleName(database, 'admin'))}`);
     await client.query(PROJECT_OBJECTS_SQL);
     await client.query('reset role');
@@ -421,6 +454,7 @@ export async function bootstrapProjectDatabase(
     admin: projectRoleUrl(serverUrl, 'admin', passwords.admin),
     read_only: projectRoleUrl(serverUrl, 'read_only', passwords.read_only),
     storage: projectRoleUrl(serverUrl, 'storage', passwords.storage),
+    api: projectRoleUrl(serverUrl, 'api', passwords.api),
   };
 }
 

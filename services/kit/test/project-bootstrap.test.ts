@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { bootstrapProjectDatabase, dropProjectDatabase, projectRoleName, scopeStatementStatistics, type ProjectConnections } from '../src/project-bootstrap';
+import { bootstrapProjectDatabase, dropProjectDatabase, PROJECT_ROLES, projectRoleName, scopeStatementStatistics, type ProjectConnections } from '../src/project-bootstrap';
 import { createTestDatabase, testServerUrl } from '../src/testing';
 import { as, failure } from './pg-clients';
 
@@ -30,7 +30,7 @@ describe('bootstrapProjectDatabase', () => {
     await client.query(`insert into storage.buckets (id, name) values ('keep', 'keep')`);
     await bootstrapProjectDatabase(database.url);
     // The stored passwords given again keep the connection strings working.
-    const passwords = { admin: 'pw-admin-1', read_only: 'pw-ro-1', storage: 'pw-storage-1' };
+    const passwords = { admin: 'pw-admin-1', read_only: 'pw-ro-1', storage: 'pw-storage-1', api: 'pw-api-1' };
     const again = await bootstrapProjectDatabase(database.url, passwords);
     expect(await as(again.admin, async (c) => (await c.query('select current_user as u')).rows[0].u)).toBe(projectRoleName(database.name, 'admin'));
     connections = again;
@@ -174,10 +174,92 @@ describe('project roles', () => {
     });
   });
 
+  it('lets the api role log in, read nothing as itself and become only the API roles', async () => {
+    const api = projectRoleName(database.name, 'api');
+    const { rows } = await client.query(
+      `select rolcanlogin, rolinherit, rolsuper, rolbypassrls, rolcreaterole, rolcreatedb,
+              array(select b.rolname::text from pg_auth_members m join pg_roles b on b.oid = m.roleid where m.member = r.oid order by 1) as member_of
+       from pg_roles r where rolname = $1`,
+      [api],
+    );
+    expect(rows[0]).toEqual({
+      rolcanlogin: true, rolinherit: false, rolsuper: false, rolbypassrls: false, rolcreaterole: false, rolcreatedb: false,
+      member_of: ['anon', 'authenticated', 'service_role'],
+    });
+    await as(connections.admin, (c) => c.query('create table if not exists public.api_probe (id int); grant select on public.api_probe to anon'));
+    await as(connections.api, async (c) => {
+      expect((await c.query('select current_user as u')).rows[0].u).toBe(api);
+      // NOINHERIT: anon's grant is not the api role's own.
+      for (const table of ['public.api_probe', 'public.ro_probe', 'auth.users', 'storage.objects']) {
+        await expect(c.query(`select * from ${table}`)).rejects.toMatchObject({ code: '42501' });
+      }
+      await expect(c.query('create table public.api_new (id int)')).rejects.toMatchObject({ code: '42501' });
+      await expect(c.query('create temporary table api_tmp (id int)')).rejects.toMatchObject({ code: '42501' });
+      for (const role of ['anon', 'authenticated', 'service_role']) {
+        await c.query(`begin; set local role ${role}`);
+        expect((await c.query('select current_user as u')).rows[0].u).toBe(role);
+        await c.query('commit');
+      }
+      await c.query('begin; set local role anon');
+      expect((await c.query('select count(*)::int as n from public.api_probe')).rows[0].n).toBe(0);
+      await c.query('commit');
+      for (const role of [projectRoleName(database.name, 'admin'), projectRoleName(database.name, 'read_only'), projectRoleName(database.name, 'storage'), 'postgres', 'authenticator']) {
+        await expect(c.query(`set role "${role}"`)).rejects.toMatchObject({ code: '42501' });
+      }
+    });
+    await as(connections.admin, (c) => c.query('drop table public.api_probe'));
+  });
+
+  it('tells a listening api-role connection of every DDL and drop, once per transaction', async () => {
+    const api = new pg.Client({ connectionString: connections.api });
+    await api.connect();
+    try {
+      const received: Array<{ channel: string; payload?: string }> = [];
+      api.on('notification', (n) => received.push({ channel: n.channel, payload: n.payload }));
+      await api.query('listen pgrst');
+      const waitFor = async (count: number) => {
+        for (let i = 0; i < 100 && received.length < count; i += 1) await new Promise((r) => setTimeout(r, 20));
+        // A round trip delivers anything still in flight before counting.
+        await api.query('select 1');
+        expect(received).toHaveLength(count);
+      };
+      await as(connections.admin, (c) => c.query('create table public.ddl_probe (id int)'));
+      await waitFor(1);
+      expect(received[0]).toEqual({ channel: 'pgrst', payload: 'reload schema' });
+      await as(connections.admin, (c) => c.query(`comment on table public.ddl_probe is 'probed'`));
+      await waitFor(2);
+      // A drop fires both triggers in one transaction: one notification.
+      await as(connections.admin, (c) => c.query('drop table public.ddl_probe'));
+      await waitFor(3);
+      // Rows are not schema.
+      await as(connections.admin, (c) => c.query(`update auth.users set email = email where email = 'nobody'`));
+      await waitFor(3);
+      expect(received.every((n) => n.channel === 'pgrst' && n.payload === 'reload schema')).toBe(true);
+      // The admin cannot take the triggers away: they need a superuser.
+      expect(await failure(connections.admin, 'drop event trigger dash_schema_reload_ddl')).toBe('42501');
+      expect(await failure(connections.admin, 'drop function extensions.dash_notify_schema_reload() cascade')).toBe('42501');
+    } finally {
+      await api.end();
+    }
+  });
+
   it("keeps one project's roles out of another project's database", async () => {
     const intruder = new URL(otherConnections.admin);
     intruder.pathname = `/${database.name}`;
     await expect(as(intruder.toString(), (c) => c.query('select 1'))).rejects.toMatchObject({ code: '42501' });
+  });
+});
+
+describe('dropProjectDatabase', () => {
+  it('drops the database and every project role, the api role with them', async () => {
+    const doomed = await createTestDatabase('kitboot');
+    await bootstrapProjectDatabase(doomed.url);
+    const names = PROJECT_ROLES.map((role) => projectRoleName(doomed.name, role));
+    const count = async () => (await client.query('select count(*)::int as n from pg_roles where rolname = any($1)', [names])).rows[0].n;
+    expect(await count()).toBe(4);
+    await dropProjectDatabase(testServerUrl(), doomed.name);
+    expect(await count()).toBe(0);
+    expect((await client.query('select count(*)::int as n from pg_database where datname = $1', [doomed.name])).rows[0].n).toBe(0);
   });
 });
 
