@@ -160,7 +160,7 @@ function notEmbedded(path: string[]): void {
 }
 
 /** `"table"."column"` and its JSON path: keys as literals, array indexes as the integers they were checked to be. */
-function fieldSql(table: string, field: Field): string {
+export function fieldSql(table: string, field: Field): string {
   const steps = field.jsonPath.map((step) => `${step.arrow}${typeof step.key === 'number' ? String(step.key) : quoteLiteral(step.key)}`);
   return `${table}.${quoteIdent(field.name)}${steps.join('')}`;
 }
@@ -173,7 +173,8 @@ function withCast(sql: string, type: string | undefined): string {
   return type === undefined ? sql : `(${sql})::${type}`;
 }
 
-function treeSql(tree: Condition | LogicTree, column: (field: Field) => string, params: Parameters): string {
+/** A filter's condition or logic tree as SQL, its values added to `params` (the write builders' WHERE too). */
+export function treeSql(tree: Condition | LogicTree, column: (field: Field) => string, params: Parameters): string {
   const sql = tree.kind === 'logic'
     ? `(${tree.children.map((child) => treeSql(child, column, params)).join(` ${tree.op} `)})`
     : conditionSql(tree, column(tree.field), params);
