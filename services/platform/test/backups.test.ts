@@ -105,6 +105,14 @@ describe('the dump itself', () => {
     expect(dumpStatements('SELECT 1;\n')).toBe('SELECT 1;\n');
   });
 
+  it("drops the platform's event triggers (a superuser's) from a dump and keeps a function that mentions one", () => {
+    const trigger = (name: string, event: string) =>
+      `--\n-- Name: ${name}; Type: EVENT TRIGGER; Schema: -; Owner: -\n--\n\nCREATE EVENT TRIGGER ${name} ON ${event}\n   EXECUTE FUNCTION extensions.dash_notify_schema_reload();\n\n\n`;
+    const fn = `CREATE FUNCTION public.f() RETURNS text\n    LANGUAGE sql\n    AS $$select 'CREATE EVENT TRIGGER x ON sql_drop;'$$;\n\n\n`;
+    const file = `SET lock_timeout = 0;\n\n${fn}${trigger('dash_schema_reload_ddl', 'ddl_command_end')}${trigger('dash_schema_reload_drop', 'sql_drop')}SELECT 1;\n`;
+    expect(dumpStatements(file)).toBe(`SET lock_timeout = 0;\n\n${fn}--\n\n\n--\n\n\nSELECT 1;\n`);
+  });
+
   it("keeps pg_dump's own messages of a failure, from either build", () => {
     const wasm =
       'pg_dump failed with exit code 1. \nError message: could not find a "pg_dump" to executepg_dump: error: # 271:pg_backup_db.c: query failed: ERROR:  permission denied for table t' +

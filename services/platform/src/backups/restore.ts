@@ -8,15 +8,24 @@ import type { ProjectRow } from '../db/schema';
 import { decryptConnection, decryptRolePasswords, projectRoleConnection } from '../projects';
 
 /**
+ * An event trigger in a plain dump, under pg_dump's own header. Only a superuser makes event triggers, so
+ * every one in a project's dump is the bootstrap's (the data API's schema reload), which the restored
+ * project's bootstrap makes again, and which its admin role could not create.
+ */
+const EVENT_TRIGGER = /^-- Name: [^\n]*; Type: EVENT TRIGGER; Schema: -; Owner: [^\n]*\n--\n\n(?:CREATE|ALTER) EVENT TRIGGER [\s\S]*?;\n/gm;
+
+/**
  * The SQL of a backup file, ready to run as statements. pg_dump 17.6 and later frame a plain dump in
  * `\restrict <key>` … `\unrestrict <key>` (psql meta-commands that stop a tampered file from running
- * other ones); they are not SQL, so those two lines, with the file's own random key, are dropped.
+ * other ones); they are not SQL, so those two lines, with the file's own random key, are dropped. So are
+ * the platform's event triggers (see above).
  */
 export function dumpStatements(file: string): string {
-  const key = /^\\restrict ([A-Za-z0-9]+)$/m.exec(file)?.[1];
-  if (!key) return file;
+  const statements = file.replace(EVENT_TRIGGER, '');
+  const key = /^\\restrict ([A-Za-z0-9]+)$/m.exec(statements)?.[1];
+  if (!key) return statements;
   const lines = new Set([`\\restrict ${key}`, `\\unrestrict ${key}`]);
-  return file
+  return statements
     .split('\n')
     .filter((line) => !lines.has(line))
     .join('\n');
