@@ -1,0 +1,287 @@
+import { quoteLiteral } from '@dash/contracts';
+import { PostgrestError } from '../query/errors';
+import { buildReadSql, fieldSql, Parameters, quoteIdent, treeSql, type ReadQuery, type Statement } from '../query/sql';
+import type { Filter } from '../query/types';
+import { relationKey, type Column, type Relation, type SchemaCache } from '../schema/types';
+import type { JsonPayload } from './payload';
+
+/** `Prefer: return=`: `minimal` and `headers-only` answer no body (the latter a `Location` for an insert). */
+export type Returning = 'minimal' | 'headers-only' | 'representation';
+
+/**
+ * What every write takes. `query` is the request read as a read of the relation: its top-level filters
+ * choose the rows a PATCH/DELETE changes (PUT: the key), its `select`, `order` and embedded filters shape
+ * the `return=representation` body, read from the changed rows.
+ */
+export interface WriteRequest {
+  query: ReadQuery;
+  returning: Returning;
+}
+
+export interface InsertRequest extends WriteRequest {
+  payload: JsonPayload;
+  /** `Prefer: missing=default`: a column an object lacks takes its default instead of null. */
+  missingDefault?: boolean;
+  /** `Prefer: resolution=`: an upsert on `onConflict` (default: the primary key). */
+  resolution?: 'merge-duplicates' | 'ignore-duplicates';
+  /** `on_conflict=`. */
+  onConflict?: string[];
+}
+
+export interface UpdateRequest extends WriteRequest {
+  payload: JsonPayload;
+  missingDefault?: boolean;
+}
+
+/**
+ * One write statement. Its single row has `total_result_set` (always null), `page_total` (the rows
+ * written, or read back for `return=representation`: the count `max-affected` and `Content-Range` use),
+ * `body` (the representation's JSON text, else null), `location` (for a `headers-only` insert of one row
+ * into a table with a primary key: a JSON object of the key's values, see `locationHeader`) and `inserted`
+ * (for a merge upsert or PUT: how many rows were inserted rather than updated, 201 against 200).
+ */
+export type WriteStatement = Statement;
+
+const NO_BODY = 'select null::bigint as total_result_set, pg_catalog.count(*) as page_total, null::text as body from pgrst_source';
+const INSERTED_SETTING = quoteLiteral('pgrst.inserted');
+
+/** `POST /relation`: insert, or upsert with `resolution`. */
+export function buildInsertSql(cache: SchemaCache, request: InsertRequest): WriteStatement {
+  const relation = findRelation(cache, request.query);
+  const params = new Parameters();
+  const columns = payloadColumns(relation, request.payload.keys);
+  const conflict = request.resolution === undefined ? [] : request.onConflict ?? relation.primaryKey;
+  const merge = request.resolution === 'merge-duplicates' && conflict.length > 0;
+  const location = request.returning === 'headers-only' && relation.primaryKey.length > 0;
+  const mutation = insertSql(relation, columns, request, params, {
+    where: merge ? [countInserted(+1)] : [],
+    conflict,
+    merge,
+    returning: returningSql(relation, request.returning !== 'minimal'),
+  });
+  return wrap(cache, request, mutation, params, { location, inserted: merge });
+}
+
+/**
+ * `PUT /relation?pk=eq.x`: an upsert of one row whose key must be the URL's. The filters must be `eq` on
+ * every primary key column and nothing else (PGRST105); the body's key values are checked against them in
+ * the statement, so a mismatch writes nothing and `page_total` is not 1: the server then answers PGRST115
+ * (`putMismatch`).
+ */
+export function buildPutSql(cache: SchemaCache, request: UpdateRequest): WriteStatement {
+  const relation = findRelation(cache, request.query);
+  const { query } = request;
+  if (query.range.limit !== null || query.range.offset > 0) {
+    throw new PostgrestError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
+  }
+  const keyFilters = query.filters.filter((filter) => filter.embedPath.length === 0);
+  const filtered = keyFilters.map((filter) => (filter.tree.kind === 'condition' ? filter.tree.field.name : null));
+  const isKeyEq = keyFilters.every(({ tree }) =>
+    tree.kind === 'condition' && !tree.negated && tree.field.jsonPath.length === 0 &&
+    tree.operation.kind === 'compare' && tree.operation.op === 'eq' && tree.operation.quantifier === undefined);
+  const pk = relation.primaryKey;
+  if (pk.length === 0 || !isKeyEq || filtered.length !== pk.length || !pk.every((name) => filtered.includes(name))) {
+    throw new PostgrestError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
+  }
+  if (!pk.every((name) => request.payload.keys.includes(name))) throw putMismatch();
+  const params = new Parameters();
+  const columns = payloadColumns(relation, request.payload.keys);
+  const mutation = insertSql(relation, columns, { ...request, missingDefault: false }, params, {
+    where: [countInserted(+1), ...keyFilters.map(({ tree }) => treeSql(tree, (field) => fieldSql('pgrst_body', field), params))],
+    conflict: pk,
+    merge: true,
+    returning: returningSql(relation, request.returning !== 'minimal'),
+  });
+  return wrap(cache, { ...request, query: { ...query, filters: embeddedFilters(query.filters) } }, mutation, params, { location: false, inserted: true });
+}
+
+/** `PATCH /relation?filters`: sets the body's keys (one object; of an array, the first) on the filtered rows. */
+export function buildUpdateSql(cache: SchemaCache, request: UpdateRequest): WriteStatement {
+  const relation = findRelation(cache, request.query);
+  const params = new Parameters();
+  const columns = payloadColumns(relation, request.payload.keys);
+  const target = targetSql(relation);
+  const returning = returningSql(relation, request.returning !== 'minimal');
+  if (columns.length === 0) {
+    // `update ... set` needs a column: an empty body changes nothing, and answers no rows.
+    return wrap(cache, request, `select ${returning} from ${target} where false`, params, { location: false, inserted: false });
+  }
+  const body = bodySql(relation, columns, request.payload, params, { defaults: request.missingDefault ?? false, first: true });
+  const assignments = columns.map((column) => `${quoteIdent(column.name)} = pgrst_body.${quoteIdent(column.name)}`);
+  const where = rowsSql(relation, request.query, params);
+  return wrap(cache, request, `update ${target} set ${assignments.join(', ')} from ${body}${where} returning ${returning}`, params, { location: false, inserted: false });
+}
+
+/** `DELETE /relation?filters`. */
+export function buildDeleteSql(cache: SchemaCache, request: WriteRequest): WriteStatement {
+  const relation = findRelation(cache, request.query);
+  const params = new Parameters();
+  const where = rowsSql(relation, request.query, params);
+  const returning = returningSql(relation, request.returning !== 'minimal');
+  return wrap(cache, request, `delete from ${targetSql(relation)}${where} returning ${returning}`, params, { location: false, inserted: false });
+}
+
+/** PGRST115: a PUT whose body's key is not the URL's (or that wrote no row). */
+export const putMismatch = () => new PostgrestError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
+
+/** PGRST124: `Prefer: max-affected=N` with `handling=strict`, exceeded (the server rolls the write back). */
+export const maxAffectedExceeded = (affected: number) =>
+  new PostgrestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${affected} rows`);
+
+/** PostgREST's `Location` for an inserted row: `/relation?pk=eq.value` (`is.null` for a null key value). */
+export function locationHeader(relation: string, location: string): string {
+  const key = JSON.parse(location) as Record<string, string | null>;
+  const encode = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
+  const query = Object.entries(key).map(([name, value]) => `${encode(name)}=${encode(value === null ? 'is.null' : `eq.${value}`)}`);
+  return `/${relation}?${query.join('&')}`;
+}
+
+function findRelation(cache: SchemaCache, query: ReadQuery): Relation {
+  const relation = cache.relations.get(relationKey(query.schema, query.relation));
+  if (!relation) {
+    throw new PostgrestError(404, 'PGRST205', `Could not find the table '${query.schema}.${query.relation}' in the schema cache`);
+  }
+  return relation;
+}
+
+/** The written columns, in the body's order; a key the relation lacks is PostgREST's PGRST204. */
+function payloadColumns(relation: Relation, keys: string[]): Column[] {
+  return keys.map((key) => {
+    const column = relation.columns.find((candidate) => candidate.name === key);
+    if (!column) throw new PostgrestError(400, 'PGRST204', `Could not find the '${key}' column of '${relation.name}' in the schema cache`);
+    return column;
+  });
+}
+
+const targetSql = (relation: Relation) => `${quoteIdent(relation.schema)}.${quoteIdent(relation.name)}`;
+
+/** Rows only when something reads them back: counting needs one value a row, not the row. */
+const returningSql = (relation: Relation, rows: boolean) => (rows ? `${quoteIdent(relation.name)}.*` : '1');
+
+/**
+ * A per-row counter in the transaction's settings: +1 for every row offered to the insert, -1 for every
+ * one that updated instead. The comparison is always true; it only makes Postgres call it once per row.
+ */
+function countInserted(step: 1 | -1): string {
+  const current = `coalesce(nullif(pg_catalog.current_setting(${INSERTED_SETTING}, true), '')::int, 0)`;
+  return `pg_catalog.set_config(${INSERTED_SETTING}, (${current} ${step > 0 ? '+' : '-'} 1)::text, true) <> '${step > 0 ? '0' : '-1'}'`;
+}
+
+interface InsertParts {
+  where: string[];
+  conflict: string[];
+  merge: boolean;
+  returning: string;
+}
+
+function insertSql(relation: Relation, columns: Column[], request: UpdateRequest | InsertRequest, params: Parameters, parts: InsertParts): string {
+  const names = columns.map((column) => quoteIdent(column.name));
+  const body = bodySql(relation, columns, request.payload, params, { defaults: request.missingDefault ?? false, first: false });
+  const where = parts.where.length > 0 ? ` where ${parts.where.join(' and ')}` : '';
+  let conflict = '';
+  if (parts.conflict.length > 0) {
+    const target = `on conflict (${parts.conflict.map(quoteIdent).join(', ')})`;
+    conflict = parts.merge && names.length > 0
+      ? ` ${target} do update set ${names.map((name) => `${name} = excluded.${name}`).join(', ')} where ${countInserted(-1)}`
+      : ` ${target} do nothing`;
+  }
+  return (
+    `insert into ${targetSql(relation)}${names.length > 0 ? ` (${names.join(', ')})` : ''} ` +
+    `select ${names.map((name) => `pgrst_body.${name}`).join(', ')} from ${body}${where}${conflict} returning ${parts.returning}`
+  );
+}
+
+/**
+ * The body as rows (`... as pgrst_body`), one column per written column, typed as the relation's column:
+ * Postgres' JSON-to-record expansion converts each value as its input function would (JSON arrays into
+ * arrays, objects into json/jsonb or composites). With defaults, a key an object lacks takes the column's
+ * default, evaluated only for that row (so a sequence is not advanced for rows that carry their own id).
+ */
+function bodySql(relation: Relation, columns: Column[], payload: JsonPayload, params: Parameters, options: { defaults: boolean; first: boolean }): string {
+  const value = params.add(payload.text);
+  const limit = options.first ? ' limit 1' : '';
+  if (columns.length === 0) {
+    // `{}` is one row of defaults, `[{}, {}]` two: rows with no columns.
+    const rows = payload.object ? `pg_catalog.json_build_array(${value}::json)` : `${value}::json`;
+    return `(select from pg_catalog.json_array_elements(${rows})${limit}) as pgrst_body`;
+  }
+  const definitions = columns.map((column) => `${quoteIdent(column.name)} ${column.type}`).join(', ');
+  if (!options.defaults) {
+    const rows = payload.object ? `pg_catalog.json_build_array(${value}::json)` : `${value}::json`;
+    return `(select * from pg_catalog.json_to_recordset(${rows}) as pgrst_fields(${definitions})${limit}) as pgrst_body`;
+  }
+  const rows = payload.object ? `pg_catalog.jsonb_build_array(${value}::jsonb)` : `${value}::jsonb`;
+  const values = columns.map((column) => {
+    const name = quoteIdent(column.name);
+    const fallback = defaultSql(relation, column);
+    return fallback === null
+      ? `pgrst_fields.${name}`
+      : `case when pgrst_row.value ? ${quoteLiteral(column.name)} then pgrst_fields.${name} else (${fallback})::${column.type} end as ${name}`;
+  });
+  return (
+    `(select ${values.join(', ')} from pg_catalog.jsonb_array_elements(${rows}) as pgrst_row, ` +
+    `pg_catalog.jsonb_to_record(pgrst_row.value) as pgrst_fields(${definitions})${limit}) as pgrst_body`
+  );
+}
+
+/**
+ * A column's default as an expression: the catalog's text (trusted: it comes from the schema cache, not
+ * the client), or the identity column's sequence. A generated column is never written, so it has none.
+ */
+function defaultSql(relation: Relation, column: Column): string | null {
+  if (column.default !== null) return column.default;
+  if (column.identity === null) return null;
+  const table = quoteLiteral(`${quoteIdent(relation.schema)}.${quoteIdent(relation.name)}`);
+  return `pg_catalog.nextval(pg_catalog.pg_get_serial_sequence(${table}, ${quoteLiteral(column.name)})::regclass)`;
+}
+
+/**
+ * The WHERE of an update or delete: the URL's top-level filters, and with `limit`/`offset` (which need an
+ * `order`, PGRST109) only the rows that order and range choose, identified by their `ctid`.
+ */
+function rowsSql(relation: Relation, query: ReadQuery, params: Parameters): string {
+  const table = quoteIdent(relation.name);
+  const conditions = query.filters
+    .filter((filter) => filter.embedPath.length === 0)
+    .map((filter) => treeSql(filter.tree, (field) => fieldSql(table, field), params));
+  const where = conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '';
+  if (query.range.limit === null && query.range.offset === 0) return where;
+  if (query.order.length === 0) {
+    throw new PostgrestError(400, 'PGRST109', "A 'limit' was applied without an explicit 'order'", null, "Apply an 'order' using unique column(s)");
+  }
+  const order = query.order
+    .filter((term) => term.relation === undefined)
+    .map((term) => [fieldSql(table, term.field), term.direction, term.nulls && `nulls ${term.nulls}`].filter(Boolean).join(' '));
+  const limit = query.range.limit !== null ? ` limit ${params.add(String(query.range.limit))}` : '';
+  const offset = query.range.offset > 0 ? ` offset ${params.add(String(query.range.offset))}` : '';
+  return ` where ${table}.ctid = any(array(select ${table}.ctid from ${targetSql(relation)}${where} order by ${order.join(', ')}${limit}${offset}))`;
+}
+
+const embeddedFilters = (filters: Filter[]) => filters.filter((filter) => filter.embedPath.length > 0);
+
+/**
+ * The statement around a mutation: `with pgrst_source as (<mutation>)`, read back through the read
+ * builder for `return=representation` (so `select`, embedding, `order` behave as on a read), else counted.
+ */
+function wrap(cache: SchemaCache, request: WriteRequest, mutation: string, params: Parameters, extra: { location: boolean; inserted: boolean }): WriteStatement {
+  const { query } = request;
+  const read = request.returning === 'representation'
+    ? buildReadSql(cache, {
+      ...query, filters: embeddedFilters(query.filters), range: { offset: 0, limit: null }, exactCount: false,
+    }, { params, source: 'pgrst_source' }).text
+    : NO_BODY;
+  const relation = findRelation(cache, query);
+  const location = extra.location
+    ? `case when pgrst_read.page_total = 1 then (select pg_catalog.json_build_object(${relation.primaryKey
+      .map((name) => `${quoteLiteral(name)}, pg_catalog.to_json(pgrst_source.${quoteIdent(name)}) #>> '{}'`)
+      .join(', ')})::text from pgrst_source) end`
+    : 'null::text';
+  const inserted = extra.inserted ? `nullif(pg_catalog.current_setting(${INSERTED_SETTING}, true), '')::int` : 'null::int';
+  return {
+    text:
+      `with pgrst_source as (${mutation}) ` +
+      `select pgrst_read.total_result_set, pgrst_read.page_total, pgrst_read.body, ${location} as location, ${inserted} as inserted ` +
+      `from (${read}) as pgrst_read`,
+    values: params.values,
+  };
+}
