@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'project.jwt_secret_rotated',
   'project.database_password_reset',
   'project.auth_config_updated',
+  'project.data_api_settings_updated',
   'project.secret_created',
   'project.secret_deleted',
   'project.secret_revealed',

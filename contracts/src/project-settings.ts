@@ -107,6 +107,35 @@ export const DATA_API_SETTINGS_DEFAULT: DataApiSettings = {
   preRequest: null,
 };
 
+/** Schemas the data API never exposes: the catalog and the schemas the platform and its services own. */
+export const DATA_API_RESERVED_SCHEMAS = ['pg_catalog', 'information_schema', 'auth', 'storage', 'extensions'] as const;
+
+/** A pre-request function's name as Settings → API takes it: `schema.function`, neither part quoted. */
+const PRE_REQUEST_NAME = /^([^\s."]{1,63})\.([^\s."]{1,63})$/;
+
+/** A pre-request name's schema and function, or undefined when it is not `schema.function`. */
+export function parsePreRequest(name: string): { schema: string; name: string } | undefined {
+  const match = PRE_REQUEST_NAME.exec(name);
+  return match ? { schema: match[1]!, name: match[2]! } : undefined;
+}
+
+/**
+ * What is wrong with data API settings that needs no database to tell, or undefined: reserved or repeated
+ * schemas, max rows out of bounds, a pre-request name that is not `schema.function`. The platform also
+ * checks that the schemas and the function exist.
+ */
+export function dataApiSettingsProblem(settings: DataApiSettings): string | undefined {
+  const reserved = settings.schemas.find((schema) => (DATA_API_RESERVED_SCHEMAS as readonly string[]).includes(schema) || schema.startsWith('pg_'));
+  if (reserved !== undefined) return ProjectSettingsMessages.dataApiReservedSchema(reserved);
+  for (const [list, label] of [[settings.schemas, 'exposed schemas'], [settings.extraSearchPath, 'extra search path']] as const) {
+    const repeated = list.find((schema, i) => list.indexOf(schema) !== i);
+    if (repeated !== undefined) return ProjectSettingsMessages.dataApiRepeatedSchema(repeated, label);
+  }
+  if (!Number.isInteger(settings.maxRows) || settings.maxRows < 1 || settings.maxRows > DATA_API_MAX_ROWS_LIMIT) return ProjectSettingsMessages.dataApiMaxRowsRange;
+  if (settings.preRequest !== null && !parsePreRequest(settings.preRequest)) return ProjectSettingsMessages.dataApiPreRequestName;
+  return undefined;
+}
+
 export const ApiSettings = Type.Object({
   /** The base of the project's APIs on the dashboard's origin (`{projectUrl}/storage/v1` is storage). */
   projectUrl: Type.String(),
@@ -258,6 +287,17 @@ export const ProjectSettingsMessages = {
   addonNotSelected: (variant: string) => `The add-on "${variant}" is not selected for this project`,
   needPermissionsAddons: 'You need additional permissions to change add-ons',
   settingsLoadFailed: (what: string) => `Failed to load ${what}`,
+  dataApiReservedSchema: (schema: string) =>
+    `The schema "${schema}" cannot be exposed: ${DATA_API_RESERVED_SCHEMAS.join(', ')} and pg_* schemas belong to Postgres and the platform`,
+  dataApiRepeatedSchema: (schema: string, list: string) => `The schema "${schema}" is listed twice in the ${list}`,
+  dataApiMissingSchemas: (schemas: readonly string[]) =>
+    `${schemas.length === 1 ? 'This schema does' : 'These schemas do'} not exist in the project database: ${schemas.join(', ')}`,
+  dataApiMaxRowsRange: `Max rows must be a whole number between 1 and ${DATA_API_MAX_ROWS_LIMIT.toLocaleString('en-US')}`,
+  dataApiPreRequestName: 'The pre-request function is named as schema.function',
+  dataApiPreRequestMissing: (name: string) => `No function ${name}() without arguments exists in the project database`,
+  dataApiSettingsSaved: 'Data API settings saved',
+  dataApiSettingsFailed: (message: string) => `Failed to update data API settings: ${message}`,
+  needPermissionsDataApi: 'You need additional permissions to update data API settings',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -295,6 +335,27 @@ export const projectSettingsRoutes = {
     params: RefParams,
     response: ApiSettings,
     access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  dataApiSettings: defineRoute({
+    service: 'platform',
+    method: 'GET',
+    url: '/projects/:ref/settings/api/data-api',
+    params: RefParams,
+    response: DataApiSettings,
+    access: access.project(Permission.TenantSqlAdminRead),
+  }),
+  /**
+   * Replaces the data API settings (400 with the reason when a schema is reserved or missing, or the
+   * pre-request function does not exist); the data API applies them within its settings cache.
+   */
+  updateDataApiSettings: defineRoute({
+    service: 'platform',
+    method: 'PUT',
+    url: '/projects/:ref/settings/api/data-api',
+    params: RefParams,
+    body: DataApiSettings,
+    response: DataApiSettings,
+    access: access.project(Permission.TenantSqlAdminWrite),
   }),
   /** A new JWT secret: every key and user token signed with the old one stops working at once. */
   rotateJwtSecret: defineRoute({

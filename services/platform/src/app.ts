@@ -20,6 +20,7 @@ import { projectLifecycleRoutesPlugin } from './routes/project-lifecycle';
 import { registryRoutes } from './routes/registry';
 import { sessionRoutes } from './routes/sessions';
 import { sqlEditorSettingsRoutes } from './routes/sql-editor-settings';
+import { dataApiSettingsRoutes } from './routes/data-api-settings';
 import { storageConfigRoutes } from './routes/storage-config';
 import { projectKeyRoutes } from './routes/project-keys';
 import { projectDatabaseRoutes } from './routes/project-database';
@@ -77,6 +78,7 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   await app.register(reportContentRoutes, { ctx });
   await app.register(logQueryRoutes, { ctx });
   await app.register(sqlEditorSettingsRoutes, { ctx });
+  await app.register(dataApiSettingsRoutes, { ctx });
   await app.register(dashConfigRoutesPlugin, { ctx });
   await app.register(logSourceRoutes, { ctx });
   // After the lifecycle routes, which make the provisioner a restore hands its new project to.

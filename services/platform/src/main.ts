@@ -26,9 +26,9 @@ async function main(): Promise<void> {
     pitrDir: process.env.DASH_PITR_DIR || undefined,
     logger: true,
   });
-  for (const ref of await setUpMissingProjectRoles(app.platform)) {
-    process.stdout.write(`platform: gave project ${ref} its database roles\n`);
-  }
+  const roles = await setUpMissingProjectRoles(app.platform);
+  for (const ref of roles.upgraded) process.stdout.write(`platform: gave project ${ref} its database roles\n`);
+  for (const ref of roles.failed) app.log.warn({ ref }, "the project's database roles could not be set up; trying again at the next start");
   // Projects a previous run left coming up carry on in the background.
   for (const ref of await provisionerOf(app.platform).resume()) {
     process.stdout.write(`platform: resuming project ${ref}, which is coming up\n`);

@@ -18,6 +18,7 @@ import {
   HttpError,
   MAX_PROJECT_DATABASE_BYTES,
   notFound,
+  PROJECT_ROLES,
   projectRoleUrl,
   scopeStatementStatistics,
   userOf,
@@ -150,25 +151,43 @@ export function projectRoleConnection(
   project: Pick<ProjectRow, 'ref' | 'connection_encrypted' | 'role_passwords_encrypted'>,
   role: ProjectRole,
 ): string {
-  return projectRoleUrl(decryptConnection(ctx, project), role, decryptRolePasswords(ctx, project)[role]);
+  const password = decryptRolePasswords(ctx, project)[role];
+  // A role added to the bootstrap after the project was made gets its password at the next start.
+  if (password === undefined) throw new HttpError(503, `The ${role} role of project ${project.ref} is not set up yet`);
+  return projectRoleUrl(decryptConnection(ctx, project), role, password);
 }
 
 /**
  * Gives projects made before the project roles existed their roles (the bootstrap is idempotent and makes
- * their superuser-owned objects the admin role's). Runs at start, before any service asks for a role.
+ * their superuser-owned objects the admin role's), and projects made before a role was added (the data
+ * API's `api`) that role, keeping the stored passwords of the others. Runs at start, before any service
+ * asks for a role. A project still coming up only gets the passwords: its provisioning bootstraps it. One
+ * whose database cannot be reached (its server stopped) is left for the next start and named in `failed`.
  */
-export async function setUpMissingProjectRoles(ctx: PlatformContext): Promise<string[]> {
-  const legacy = await ctx.db.selectFrom('projects').selectAll().where('role_passwords_encrypted', 'is', null).execute();
-  for (const project of legacy) {
-    const passwords = generateRolePasswords();
-    await bootstrapProjectDatabase(decryptConnection(ctx, project), passwords);
+export async function setUpMissingProjectRoles(ctx: PlatformContext): Promise<{ upgraded: string[]; failed: string[] }> {
+  const projects = await ctx.db.selectFrom('projects').selectAll().execute();
+  const upgraded: string[] = [];
+  const failed: string[] = [];
+  for (const project of projects) {
+    const stored: Partial<ProjectRolePasswords> = project.role_passwords_encrypted ? decryptRolePasswords(ctx, project) : {};
+    if (PROJECT_ROLES.every((role) => stored[role] !== undefined)) continue;
+    const passwords: ProjectRolePasswords = { ...generateRolePasswords(), ...stored };
+    if (project.status !== 'COMING_UP') {
+      try {
+        await bootstrapProjectDatabase(decryptConnection(ctx, project), passwords);
+      } catch {
+        failed.push(project.ref);
+        continue;
+      }
+    }
     await ctx.db
       .updateTable('projects')
       .set({ role_passwords_encrypted: encryptRolePasswords(ctx, project.ref, passwords) })
       .where('id', '=', project.id)
       .execute();
+    upgraded.push(project.ref);
   }
-  return legacy.map((p) => p.ref);
+  return { upgraded, failed };
 }
 
 /**

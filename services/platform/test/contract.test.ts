@@ -69,6 +69,7 @@ describe('platform contract', () => {
       updateStorageConfig: { url: '/projects/contract-project/config/storage', payload: { fileSizeLimit: FREE_PLAN_UPLOAD_LIMIT_BYTES }, headers: member },
       projectApiKeys: { url: '/projects/contract-project/api-keys', headers: member },
       projectStorageSettings: { url: '/internal/projects/contract-project/storage-settings', headers: service },
+      projectDataApiSettings: { url: '/internal/projects/contract-project/data-api-settings', headers: service },
       signOut: { url: '/auth/sign-out', cookies: { dash_session: token } },
     };
     // Rollback needs an earlier version.

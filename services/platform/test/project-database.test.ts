@@ -1,8 +1,8 @@
 import { platformRoutes, ServiceMessages, type RouteReply } from '@dash/contracts';
-import { HttpError, databaseOf } from '@dash/service-kit';
+import { HttpError, databaseOf, type ProjectRolePasswords } from '@dash/service-kit';
 import { serviceHeaders } from '@dash/service-kit/dist/testing';
 import { createProject, decryptConnection, projectRoleConnection, seedDemo, DEMO_USERS } from '../src/app';
-import { setUpMissingProjectRoles } from '../src/projects';
+import { decryptRolePasswords, encryptRolePasswords, setUpMissingProjectRoles } from '../src/projects';
 import { ConnectionCipher } from '../src/crypto';
 import { countUsers } from '../src/db/users';
 import { createOrg, databasesWithPrefix, expectContract, expectError, query, startPlatform, type TestPlatform } from './helpers';
@@ -61,7 +61,7 @@ describe('createProject', () => {
   });
 
   it('gives each service its own project role, none of them a superuser', async () => {
-    for (const [role, name] of [['admin', 'admin'], ['read_only', 'ro'], ['storage', 'storage']] as const) {
+    for (const [role, name] of [['admin', 'admin'], ['read_only', 'ro'], ['storage', 'storage'], ['api', 'api']] as const) {
       const roleUrl = (await connectionOf('shop', role)).connectionString;
       const [row] = await query<{ me: string; rolsuper: boolean }>(roleUrl, 'select current_user as me, rolsuper from pg_roles where rolname = current_user');
       expect(row).toEqual({ me: `${platform.prefix}shop_${name}`, rolsuper: false });
@@ -126,12 +126,40 @@ describe('createProject', () => {
     const before = await platform.app.inject({ method: 'GET', url: '/internal/projects/legacy/connection', headers: serviceHeaders() });
     expect(before.statusCode).toBe(503);
 
-    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual(['legacy']);
+    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual({ upgraded: ['legacy'], failed: [] });
     const admin = (await connectionOf('legacy')).connectionString;
     const [owner] = await query<{ owner: string }>(admin, `select relowner::regrole::text as owner from pg_class where oid = 'public.old_orders'::regclass`);
     expect(owner!.owner).toBe(`${platform.prefix}legacy_admin`);
     await query(admin, 'alter table public.old_orders add column total numeric');
-    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual([]);
+    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual({ upgraded: [], failed: [] });
+  });
+
+  it('gives a project made before the api role that role at start, keeping the other roles\' passwords', async () => {
+    await createProject(platform.ctx, { ref: 'preapi', name: 'Pre API', orgId });
+    const row = await platform.ctx.db.selectFrom('projects').selectAll().where('ref', '=', 'preapi').executeTakeFirstOrThrow();
+    const admin = (await connectionOf('preapi')).connectionString;
+    // As such a project was: no api role in its database, none in its stored passwords.
+    const api = `${platform.prefix}preapi_api`;
+    await query(decryptConnection(platform.ctx, row), `revoke all on database "${platform.prefix}preapi" from "${api}"; drop role "${api}"`);
+    const { api: _dropped, ...older } = decryptRolePasswords(platform.ctx, row);
+    await platform.ctx.db.updateTable('projects').set({ role_passwords_encrypted: encryptRolePasswords(platform.ctx, 'preapi', older as ProjectRolePasswords) }).where('ref', '=', 'preapi').execute();
+    const before = await platform.app.inject({ method: 'GET', url: '/internal/projects/preapi/connection?role=api', headers: serviceHeaders() });
+    expectError(platformRoutes.projectConnection, before, 503, 'The api role of project preapi is not set up yet');
+
+    // A paused project's server may be down: it is named, left as it was, and tried again at the next start.
+    const reachable = row.connection_encrypted;
+    await platform.ctx.db.updateTable('projects').set({ connection_encrypted: platform.ctx.cipher.encrypt('postgres://nobody@127.0.0.1:1/none', 'project:preapi') }).where('ref', '=', 'preapi').execute();
+    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual({ upgraded: [], failed: ['preapi'] });
+    await platform.ctx.db.updateTable('projects').set({ connection_encrypted: reachable }).where('ref', '=', 'preapi').execute();
+
+    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual({ upgraded: ['preapi'], failed: [] });
+    expect(await setUpMissingProjectRoles(platform.ctx)).toEqual({ upgraded: [], failed: [] });
+    // The admin's connection string still logs in; the api role's now does, and it is the data API's login.
+    expect((await connectionOf('preapi')).connectionString).toBe(admin);
+    expect((await query<{ me: string }>(admin, 'select current_user as me'))[0]!.me).toBe(`${platform.prefix}preapi_admin`);
+    const apiUrl = (await connectionOf('preapi', 'api')).connectionString;
+    expect((await query<{ me: string }>(apiUrl, 'select current_user as me'))[0]!.me).toBe(api);
+    await expect(query(apiUrl, 'select * from auth.users')).rejects.toMatchObject({ code: '42501' });
   });
 
   it('answers 404 for the connection of an unknown project', async () => {

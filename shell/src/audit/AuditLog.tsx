@@ -20,6 +20,7 @@ export const AUDIT_ACTION_LABELS: Partial<Record<AuditAction, string>> = {
   'project.jwt_secret_rotated': 'Rotated the JWT secret',
   'project.database_password_reset': 'Reset the database password',
   'project.auth_config_updated': 'Changed the auth settings',
+  'project.data_api_settings_updated': 'Changed the data API settings',
   'project.secret_created': 'Created a secret',
   'project.secret_deleted': 'Deleted a secret',
   'project.secret_revealed': 'Revealed a secret',

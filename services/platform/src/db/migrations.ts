@@ -369,4 +369,20 @@ export const platformMigrations: Record<string, Migration> = {
         `alter table platform.backups add constraint backups_recovery_target check ((kind = 'point-in-time') = (recovery_target is not null))`,
       ]),
   },
+  // Settings → API's data API settings: one row per project once first changed; no row reads as the
+  // contracts' defaults. Bounds are literals: a migration must not move with the constants.
+  '0019_data_api_settings': {
+    up: (db) =>
+      run(db, [
+        `create table platform.project_data_api_config (
+          project_id integer primary key references platform.projects (id) on delete cascade,
+          schemas text[] not null,
+          extra_search_path text[] not null,
+          max_rows integer not null check (max_rows between 1 and 1000000),
+          aggregates_enabled boolean not null,
+          pre_request text,
+          updated_at timestamptz not null default now()
+        )`,
+      ]),
+  },
 };

@@ -171,6 +171,17 @@ export interface ContentVersionsTable {
   saved_by: string | null;
 }
 
+/** Settings → API's data API settings (migration 0019); no row means DATA_API_SETTINGS_DEFAULT. */
+export interface ProjectDataApiConfigTable {
+  project_id: number;
+  schemas: string[];
+  extra_search_path: string[];
+  max_rows: number;
+  aggregates_enabled: boolean;
+  pre_request: string | null;
+  updated_at: Generated<Date>;
+}
+
 export interface ProjectSqlEditorConfigTable {
   project_id: number;
   /** No row means SQL_EDITOR_STATEMENT_TIMEOUT_MS. */
@@ -288,6 +299,7 @@ export interface Database {
   content: ContentTable;
   content_versions: ContentVersionsTable;
   project_sql_editor_config: ProjectSqlEditorConfigTable;
+  project_data_api_config: ProjectDataApiConfigTable;
   users: UsersTable;
   sessions: SessionsTable;
   organizations: OrganizationsTable;
