@@ -9,7 +9,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /** Relative paths that reach into another deployable unit's folder. */
-const UNIT_FOLDERS = '(mfe-[\\w-]+|shell|contracts|services|kit|gateway|platform|pg-meta|storage|logs|rest|scripts|e2e|bench)';
+const UNIT_FOLDERS = '(mfe-[\\w-]+|shell|contracts|services|kit|gateway|platform|pg-meta|storage|logs|rest|graphql|scripts|e2e|bench)';
 const intoAnotherUnit = (message) => ({ regex: `^(\\.\\./)+(.*/)?${UNIT_FOLDERS}/`, message });
 
 /**
@@ -85,7 +85,7 @@ export default tseslint.config(
   { files: ['shell/sdk/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': boundary(['@dash/contracts'], 'The SDK', routerServerParts) } },
   { files: ['services/kit/**/*.ts'], rules: { 'no-restricted-imports': boundary(['@dash/contracts'], 'The service kit') } },
   {
-    files: ['services/{gateway,platform,pg-meta,storage,logs,rest}/**/*.ts'],
+    files: ['services/{gateway,platform,pg-meta,storage,logs,rest,graphql}/**/*.ts'],
     rules: { 'no-restricted-imports': boundary(['@dash/service-kit', '@dash/contracts'], 'A service') },
   },
   { files: ['contracts/**/*.ts'], rules: { 'no-restricted-imports': boundary([], 'The contracts package') } },

@@ -1,0 +1,27 @@
+import { envPort, listen, platformConnectionResolver, requireEnv, serviceAnswers } from '@dash/service-kit';
+import { buildApp } from './app';
+import { platformDataApiSettings } from './settings';
+
+/**
+ * Env: PORT (default 8096), DASH_INTERNAL_SECRET (signs identities between services), DASH_PLATFORM_URL (the
+ * platform service: a project's `api` connection string, JWT secret and data API settings).
+ *
+ * The service keeps nothing of its own: each project's schema is built from its database on first use.
+ */
+async function main(): Promise<void> {
+  const secret = requireEnv('DASH_INTERNAL_SECRET');
+  const platformUrl = requireEnv('DASH_PLATFORM_URL');
+  const app = buildApp({
+    secret,
+    resolver: platformConnectionResolver(platformUrl, secret, 'graphql'),
+    settings: platformDataApiSettings(platformUrl, secret),
+    dependencies: { platform: () => serviceAnswers(platformUrl) },
+    logger: true,
+  });
+  await listen(app, envPort('PORT', 8096));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,203 @@
+import pg from 'pg';
+import { DATA_API_SETTINGS_DEFAULT } from '@dash/contracts';
+import { notFound, signJwt, type ServiceApp } from '@dash/service-kit';
+import { createTestProjectDatabase, TEST_SECRET, waitUntil } from '@dash/service-kit/dist/testing';
+import { buildApp } from '../src/app';
+import type { ProjectDataApiSettings } from '../src/settings';
+
+const JWT_SECRET = 'graphql-test-jwt-secret-of-at-least-32-chars';
+const ALICE = '00000000-0000-4000-8000-00000000a11c';
+const BOB = '00000000-0000-4000-8000-000000000b0b';
+
+const key = (role: string, claims: Record<string, unknown> = {}, secret = JWT_SECRET) => signJwt(secret, { role, ...claims });
+const userToken = (sub: string) => key('authenticated', { sub, exp: Math.floor(Date.now() / 1000) + 3600 });
+
+let db: Awaited<ReturnType<typeof createTestProjectDatabase>>;
+let admin: pg.Client;
+let app: ServiceApp;
+let settings: ProjectDataApiSettings;
+
+beforeAll(async () => {
+  db = await createTestProjectDatabase('gql');
+  admin = new pg.Client({ connectionString: db.connections.admin });
+  await admin.connect();
+  // As the project's admin (the schemas' owner): a table whose policies key on auth.uid(); anon reads and
+  // adds only ownerless rows, a signed-in user only their own, service_role bypasses RLS.
+  await admin.query(`
+    create table public.todo (
+      id bigint generated always as identity primary key,
+      title text not null,
+      owner uuid default auth.uid()
+    );
+    alter table public.todo enable row level security;
+    create policy anon_public on public.todo for all to anon using (owner is null) with check (owner is null);
+    create policy own_rows on public.todo for all to authenticated using (owner = auth.uid()) with check (owner = auth.uid());
+    grant select, insert on public.todo to anon;
+    grant select, insert, update, delete on public.todo to authenticated, service_role;
+    insert into public.todo (title, owner) values ('public 1', null), ('alice 1', '${ALICE}'), ('alice 2', '${ALICE}'), ('bob 1', '${BOB}');
+    create function public.whoami() returns json language sql stable as $$
+      select json_build_object('currentUser', current_user, 'sessionUser', session_user,
+        'superuser', (select rolsuper from pg_roles where rolname = session_user), 'uid', auth.uid())
+    $$;
+    grant execute on function public.whoami() to anon, authenticated, service_role;
+  `);
+  settings = { jwtSecret: JWT_SECRET, dataApi: { ...DATA_API_SETTINGS_DEFAULT, schemas: ['public'] } };
+  app = buildApp({
+    secret: TEST_SECRET,
+    resolver: async (ref, role) => {
+      if (ref !== 'default') throw notFound('Project not found');
+      return db.connections[role];
+    },
+    settings: async (ref) => {
+      if (ref !== 'default') throw notFound('Project not found');
+      return settings;
+    },
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await admin?.end();
+  await db?.drop();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- GraphQL replies of every shape the queries ask for
+type Data = Record<string, any>;
+
+async function gql(query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) {
+  const response = await app.inject({ method: 'POST', url: '/default/v1', headers, payload: { query, variables } });
+  return { status: response.statusCode, headers: response.headers, body: response.json() as { data?: Data; errors?: { message: string }[] } };
+}
+
+const TITLES = '{ allTodos(orderBy: ROW_ID_ASC) { nodes { title owner } } }';
+const titles = (body: { data?: Data }) => (body.data!.allTodos.nodes as { title: string }[]).map((n) => n.title);
+const CREATE = 'mutation ($title: String!) { createTodo(input: { todo: { title: $title } }) { todo { rowId title owner } } }';
+
+describe('as anon', () => {
+  test('without a token: reads only the rows anon policies allow, and adds an ownerless row', async () => {
+    const read = await gql(TITLES);
+    expect(read.status).toBe(200);
+    expect(read.body.errors).toBeUndefined();
+    expect(titles(read.body)).toEqual(['public 1']);
+
+    const created = await gql(CREATE, {}, { title: 'anon note' });
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data!.createTodo.todo).toMatchObject({ title: 'anon note', owner: null });
+    const { rows } = await admin.query(`select owner from public.todo where title = 'anon note'`);
+    expect(rows).toEqual([{ owner: null }]);
+  });
+
+  test('with the anon key: the same role, and a write the policy refuses is an error, not a row', async () => {
+    const read = await gql(TITLES, { apikey: key('anon') });
+    expect(titles(read.body)).toEqual(['public 1', 'anon note']);
+
+    const refused = await gql(`mutation { createTodo(input: { todo: { title: "forged", owner: "${ALICE}" } }) { todo { rowId } } }`, { apikey: key('anon') });
+    expect(refused.status).toBe(200);
+    expect(refused.body.errors?.[0]?.message).toMatch(/row-level security/);
+    expect((await admin.query(`select 1 from public.todo where title = 'forged'`)).rowCount).toBe(0);
+
+    const who = await gql('{ whoami }', { apikey: key('anon') });
+    expect(who.body.data!.whoami).toMatchObject({ currentUser: 'anon', uid: null, superuser: false });
+  });
+});
+
+describe('as an authenticated user', () => {
+  test('RLS on auth.uid(): each user reads only their own rows', async () => {
+    const alice = await gql(TITLES, { authorization: `Bearer ${userToken(ALICE)}`, apikey: key('anon') });
+    expect(alice.body.errors).toBeUndefined();
+    expect(titles(alice.body)).toEqual(['alice 1', 'alice 2']);
+    const bob = await gql(TITLES, { authorization: `Bearer ${userToken(BOB)}` });
+    expect(titles(bob.body)).toEqual(['bob 1']);
+  });
+
+  test('a created row belongs to the caller (owner defaults to auth.uid()) and is hidden from others', async () => {
+    const created = await gql(CREATE, { authorization: `Bearer ${userToken(ALICE)}` }, { title: 'alice 3' });
+    expect(created.body.errors).toBeUndefined();
+    expect(created.body.data!.createTodo.todo).toMatchObject({ title: 'alice 3', owner: ALICE });
+
+    const rowId = created.body.data!.createTodo.todo.rowId as string;
+    const update = `mutation { updateTodoByRowId(input: { rowId: "${rowId}", todoPatch: { title: "bob was here" } }) { todo { title } } }`;
+    const bobsTry = await gql(update, { authorization: `Bearer ${userToken(BOB)}` });
+    // RLS hides the row from Bob: nothing matches, so nothing is updated.
+    expect(bobsTry.body).toEqual({ data: { updateTodoByRowId: { todo: null } } });
+    expect((await admin.query(`select title from public.todo where id = $1`, [rowId])).rows).toEqual([{ title: 'alice 3' }]);
+
+    const who = await gql('{ whoami }', { authorization: `Bearer ${userToken(BOB)}` });
+    expect(who.body.data!.whoami).toMatchObject({ currentUser: 'authenticated', uid: BOB, superuser: false });
+    expect(who.body.data!.whoami.sessionUser).toBe(`${db.name}_api`);
+  });
+});
+
+describe('as service_role', () => {
+  test('reads every row and deletes any', async () => {
+    const headers = { authorization: `Bearer ${key('service_role')}` };
+    const read = await gql(TITLES, headers);
+    expect(titles(read.body)).toEqual(['public 1', 'alice 1', 'alice 2', 'bob 1', 'anon note', 'alice 3']);
+
+    const { rows } = await admin.query(`select id from public.todo where title = 'bob 1'`);
+    const removed = await gql(`mutation { deleteTodoByRowId(input: { rowId: "${rows[0].id}" }) { todo { title } } }`, headers);
+    expect(removed.body.errors).toBeUndefined();
+    expect(removed.body.data!.deleteTodoByRowId.todo.title).toBe('bob 1');
+    expect((await admin.query(`select 1 from public.todo where title = 'bob 1'`)).rowCount).toBe(0);
+  });
+});
+
+describe('refused tokens', () => {
+  test('a token signed with another secret is a 401 in the REST data API\'s form', async () => {
+    const response = await gql(TITLES, { authorization: `Bearer ${key('service_role', {}, 'another-secret-another-secret-another')}` });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ code: 'PGRST301', details: null, hint: null, message: 'JWT invalid: signature verification failed' });
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+  });
+
+  test('an expired token, a malformed one and one without a role are 401s, never anon', async () => {
+    const expired = await gql(TITLES, { apikey: key('authenticated', { sub: ALICE, exp: Math.floor(Date.now() / 1000) - 10 }) });
+    expect(expired.status).toBe(401);
+    expect(expired.body).toMatchObject({ code: 'PGRST303', message: 'JWT expired' });
+    const malformed = await gql(TITLES, { authorization: 'Bearer not-a-jwt' });
+    expect(malformed.status).toBe(401);
+    expect(malformed.body).toMatchObject({ code: 'PGRST301' });
+    const roleless = await gql(TITLES, { apikey: signJwt(JWT_SECRET, { sub: ALICE }) });
+    expect(roleless.status).toBe(401);
+    expect(roleless.body).toMatchObject({ code: 'PGRST301', message: 'JWT has no "role" claim' });
+  });
+});
+
+describe('requests and schema', () => {
+  test('a body without a query, or a query that does not validate, is a 400 with GraphQL errors', async () => {
+    const empty = await app.inject({ method: 'POST', url: '/default/v1', payload: { variables: {} } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual({ errors: [{ message: 'A GraphQL request needs a "query" string' }] });
+    const invalid = await gql('{ noSuchField }');
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors?.[0]?.message).toMatch(/noSuchField/);
+  });
+
+  test('an unknown project is a 404', async () => {
+    const response = await app.inject({ method: 'POST', url: '/other/v1', payload: { query: '{ __typename }' } });
+    expect(response.statusCode).toBe(404);
+  });
+
+  test('DDL rebuilds the schema: a table created after the first request is served without a restart', async () => {
+    expect((await gql('{ allTags { nodes { name } } }')).status).toBe(400);
+    await admin.query(`create table public.tag (name text primary key); grant select on public.tag to anon; insert into public.tag values ('urgent');`);
+    let last: Awaited<ReturnType<typeof gql>> | undefined;
+    await waitUntil(async () => {
+      last = await gql('{ allTags { nodes { name } } }');
+      return last.status === 200;
+    }, 'the new table is in the GraphQL schema');
+    expect(last!.body.data!.allTags.nodes).toEqual([{ name: 'urgent' }]);
+  });
+
+  test('only the exposed schemas are served, and a change of them applies', async () => {
+    await admin.query(`create schema hidden; create table hidden.secret (id int primary key); grant usage on schema hidden to anon; grant select on hidden.secret to anon;`);
+    await waitUntil(async () => (await gql('{ allTags { nodes { name } } }')).status === 200, 'the schema is rebuilt');
+    expect((await gql('{ allHiddenSecrets { nodes { rowId } } }')).status).toBe(400);
+    settings = { ...settings, dataApi: { ...settings.dataApi, schemas: ['public', 'hidden'] } };
+    // PostGraphile names the tables of every schema but the first after their schema.
+    const exposed = await gql('{ allHiddenSecrets { nodes { rowId } } }');
+    expect(exposed.status).toBe(200);
+    expect(exposed.body.data!.allHiddenSecrets.nodes).toEqual([]);
+  });
+});
