@@ -8,7 +8,8 @@ export class PostgrestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: string | null = null,
+    /** Text, or for PGRST201 the list of candidate relationships. */
+    readonly details: string | Record<string, string>[] | null = null,
     readonly hint: string | null = null,
   ) {
     super(message);
@@ -16,7 +17,7 @@ export class PostgrestError extends Error {
   }
 
   /** The JSON body PostgREST answers with. */
-  toJSON(): { code: string; details: string | null; hint: string | null; message: string } {
+  toJSON(): { code: string; details: string | Record<string, string>[] | null; hint: string | null; message: string } {
     return { code: this.code, details: this.details, hint: this.hint, message: this.message };
   }
 }

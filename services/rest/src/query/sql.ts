@@ -2,7 +2,8 @@ import { quoteIdent as quoteSqlIdent, quoteLiteral as quoteSqlLiteral } from '@d
 import { PostgrestError } from './errors';
 import { defaultName } from './field';
 import type { Range } from './range';
-import type { SchemaCache } from '../schema/types';
+import { findRelationship, isToOne, relationNotFound, type Relationship } from '../schema/relationships';
+import { relationKey, type SchemaCache } from '../schema/types';
 import type { Comparison, Condition, Field, Filter, FtsOperator, LogicTree, OrderTerm, SelectNode } from './types';
 
 /** What one read asks for: the relation, and the parsed `select`, filters, `order` and range. */
@@ -18,6 +19,19 @@ export interface ReadQuery {
   exactCount?: boolean;
   /** PostgREST's `db-aggregates-enabled`: off, an aggregate in `select` is PGRST123. */
   aggregatesEnabled?: boolean;
+  /**
+   * `order`, `limit` and `offset` of embedded resources (`actors.order=last_name`, `actors.limit=2`): `path`
+   * names the embed by its alias or relation name, nested ones from the top (`['films', 'actors']`). Filters of
+   * embeds are in `filters` (their `embedPath`). A range applies to each parent row's embedded rows.
+   */
+  embedded?: EmbedOptions[];
+}
+
+/** The `order` and range of one embedded resource. */
+export interface EmbedOptions {
+  path: string[];
+  order?: OrderTerm[];
+  range?: Range;
 }
 
 /** How a read is written, beside what it asks for. */
@@ -79,90 +93,303 @@ export function arrayLiteral(values: string[]): string {
   return `{${values.map((value) => `"${value.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 
+/** A read's plan: one node per relation read (the top-level one, then each embedded resource). */
+interface Level {
+  schema: string;
+  relation: string;
+  /** The relation's alias in the statement (`id` unquoted, `alias` quoted). */
+  id: string;
+  alias: string;
+  select: SelectNode[];
+  children: Child[];
+  filters: (Condition | LogicTree)[];
+  order: OrderTerm[];
+  range: Range | null;
+}
+
+interface Child {
+  node: Extract<SelectNode, { kind: 'embed' }>;
+  /** The name the response and the query string give it: its alias, else the name written in `select`. */
+  name: string;
+  relationship: Relationship;
+  toOne: boolean;
+  level: Level;
+  /** The alias of the lateral subquery that yields it, and (to-many) of its rows inside that subquery. */
+  lateral: string;
+  rows: string;
+}
+
+/** The single column of a to-many embed's lateral subquery (its rows as a JSON array, null when none). */
+const AGGREGATE = quoteIdent('pgrst_agg');
+
 /**
- * One statement answering a read of a single table or view with PostgREST's response body as JSON text
- * (`body`), the number of rows in it (`page_total`) and, asked for, the total the filters let through
- * (`total_result_set`, else null).
+ * One statement answering a read with PostgREST's response body as text (`body`: JSON, or CSV with
+ * `options.format`), the number of rows in it (`page_total`) and, asked for, the total the filters let
+ * through (`total_result_set`, else null).
  *
- * Embedded resources need the schema cache's relationships, which this layer does not have yet: an
- * embed in `select` is PGRST200, and a filter or order on an embedded resource PGRST108, as PostgREST
- * answers when it finds no relationship. The schema cache's session resolves them here instead.
+ * Embedded resources are lateral subqueries joined to their parent's rows, as PostgREST writes them: a
+ * to-one embed is its row as an object (null when none), a to-many one its rows as an array (`[]` when none).
+ * `!inner` drops the parent rows whose embed is null or empty; a spread puts a to-one embed's fields (a
+ * to-many one's as arrays) among its parent's. Without a schema cache (`cache` null) nothing can be embedded.
  */
-export function buildReadSql(_cache: SchemaCache | null, query: ReadQuery, options: ReadOptions = {}): Statement {
+export function buildReadSql(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions = {}): Statement {
   const params = options.params ?? new Parameters();
-  const table = quoteIdent(query.relation);
-  const from = options.source === undefined ? `${quoteIdent(query.schema)}.${table}` : `${options.source} as ${table}`;
-  const column = (field: Field) => fieldSql(table, field);
-
-  const columns: string[] = [];
-  const groupBy: string[] = [];
-  for (const node of query.select) {
-    switch (node.kind) {
-      case 'star':
-        columns.push(`${table}.*`);
-        groupBy.push(`${table}.*`);
-        break;
-      case 'column': {
-        const sql = withCast(column(node.field), node.cast);
-        const named = node.alias !== undefined || node.cast !== undefined || node.field.jsonPath.length > 0;
-        columns.push(named ? `${sql} as ${quoteIdent(node.alias ?? defaultName(node.field))}` : sql);
-        groupBy.push(sql);
-        break;
-      }
-      case 'aggregate': {
-        if (!query.aggregatesEnabled) throw new PostgrestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
-        const argument = node.field ? withCast(column(node.field), node.fieldCast) : '*';
-        columns.push(`${withCast(`pg_catalog.${node.fn}(${argument})`, node.cast)} as ${quoteIdent(node.alias ?? node.fn)}`);
-        break;
-      }
-      case 'embed':
-        throw new PostgrestError(
-          400, 'PGRST200', `Could not find a relationship between '${query.relation}' and '${node.relation}' in the schema cache`,
-          `Searched for a foreign key relationship between '${query.relation}' and '${node.relation}' in the schema '${query.schema}', but no matches were found.`,
-        );
-    }
-  }
-  const aggregated = columns.length > groupBy.length;
-
-  const conditions = query.filters.map((filter) => {
-    notEmbedded(filter.embedPath);
-    return treeSql(filter.tree, column, params);
-  });
-  const where = conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '';
-  const order = query.order.map((term) => {
-    notEmbedded(term.relation === undefined ? [] : [term.relation]);
-    return [column(term.field), term.direction, term.nulls && `nulls ${term.nulls}`].filter(Boolean).join(' ');
-  });
-
-  const inner = [
-    `select ${columns.join(', ')} from ${from}${where}`,
-    aggregated && groupBy.length > 0 ? ` group by ${groupBy.join(', ')}` : '',
-    order.length > 0 ? ` order by ${order.join(', ')}` : '',
-    query.range.limit !== null ? ` limit ${params.add(String(query.range.limit))}` : '',
-    query.range.offset > 0 ? ` offset ${params.add(String(query.range.offset))}` : '',
-  ].join('');
-  const total = query.exactCount ? `(select pg_catalog.count(*) from ${from}${where})` : 'null::bigint';
+  const { root, from, where } = prepare(cache, query, options, params);
+  const inner = levelSql(cache, root, from, [], params, query.aggregatesEnabled ?? false, where);
+  const total = query.exactCount ? `(select pg_catalog.count(*) from ${from.text}${where})` : 'null::bigint';
+  const body = options.format === 'csv' ? CSV_BODY : `coalesce(pg_catalog.json_agg(_postgrest_t), '[]')::text`;
   return {
-    text:
-      `select ${total} as total_result_set, pg_catalog.count(_postgrest_t) as page_total, ` +
-      `coalesce(pg_catalog.json_agg(_postgrest_t), '[]')::text as body from (${inner}) as _postgrest_t`,
+    text: `select ${total} as total_result_set, pg_catalog.count(_postgrest_t) as page_total, ${body} as body from (${inner}) as _postgrest_t`,
     values: params.values,
   };
 }
 
-function notEmbedded(path: string[]): void {
-  if (path.length === 0) return;
-  const name = path.join('.');
-  throw new PostgrestError(
+/**
+ * `Prefer: count=planned|estimated`: the planner's estimate of the rows the top-level filters let through, as
+ * `explain (format json)` (the count is the first plan's `Plan Rows`).
+ */
+export function buildCountPlanSql(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions = {}): Statement {
+  const params = options.params ?? new Parameters();
+  const { from, where } = prepare(cache, query, options, params);
+  return { text: `explain (format json) select 1 from ${from.text}${where}`, values: params.values };
+}
+
+/**
+ * PostgREST's CSV: the first row's keys as the header (quoted when they hold a comma, quote or line break),
+ * then each row as Postgres writes a record, without its parentheses (values quoted as needed, `"` doubled).
+ */
+const CSV_BODY =
+  `coalesce(pg_catalog.array_to_string(array(select case when k ~ '[",\\r\\n]' then '"' || pg_catalog.replace(k, '"', '""') || '"' else k end ` +
+  `from pg_catalog.json_object_keys(pg_catalog.json_agg(_postgrest_t)->0) as k), ','), '') || chr(10) || ` +
+  `coalesce(pg_catalog.string_agg(pg_catalog.substr(_postgrest_t::text, 2, pg_catalog.length(_postgrest_t::text) - 2), chr(10)), '')`;
+
+/** The plan of the read, and the top level's from-item (with every embed's join) and `where`. */
+function prepare(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions, params: Parameters) {
+  if (cache !== null && options.source === undefined && !cache.relations.has(relationKey(query.schema, query.relation))) {
+    throw relationNotFound(cache, query.schema, query.relation);
+  }
+  const aliases = { next: 0 };
+  const root = plan(cache, query.schema, query.relation, query.relation, query.select, aliases);
+  for (const filter of query.filters) findLevel(root, filter.embedPath).filters.push(filter.tree);
+  root.order = query.order;
+  root.range = query.range;
+  for (const embedded of query.embedded ?? []) {
+    const level = findLevel(root, embedded.path);
+    if (embedded.order) level.order = embedded.order;
+    if (embedded.range) level.range = embedded.range;
+  }
+  const table = quoteIdent(query.relation);
+  const source = options.source === undefined ? `${quoteIdent(query.schema)}.${table}` : `${options.source} as ${table}`;
+  const from = { text: source + joinsSql(cache, root, params, query.aggregatesEnabled ?? false) };
+  const conditions = root.filters.map((tree) => levelTreeSql(tree, root, cache, params));
+  return { root, from, where: conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '' };
+}
+
+function plan(
+  cache: SchemaCache | null, schema: string, relation: string, alias: string, select: SelectNode[], aliases: { next: number },
+): Level {
+  const level: Level = { schema, relation, id: alias, alias: quoteIdent(alias), select, children: [], filters: [], order: [], range: null };
+  for (const node of select) {
+    if (node.kind !== 'embed') continue;
+    if (cache === null) {
+      throw new PostgrestError(
+        400, 'PGRST200', `Could not find a relationship between '${relation}' and '${node.relation}' in the schema cache`,
+        `Searched for a foreign key relationship between '${relation}' and '${node.relation}' in the schema '${schema}', but no matches were found.`,
+      );
+    }
+    const relationship = findRelationship(cache, schema, relation, node.relation, node.hint);
+    aliases.next += 1;
+    const child = plan(cache, relationship.foreignTable.schema, relationship.foreignTable.name, `pgrst_${aliases.next}`, node.select, aliases);
+    level.children.push({
+      node, name: node.alias ?? node.relation, relationship, toOne: isToOne(relationship), level: child,
+      lateral: quoteIdent(`pgrst_${aliases.next}_embed`), rows: quoteIdent(`pgrst_${aliases.next}_rows`),
+    });
+  }
+  return level;
+}
+
+/** The level an embed path (`actors.roles`) names, by each embed's alias or relation name; else PGRST108. */
+function findLevel(root: Level, path: string[]): Level {
+  let level = root;
+  for (const name of path) {
+    const child = level.children.find((c) => c.node.relation === name || c.node.alias === name);
+    if (!child) throw notEmbedded(name);
+    level = child.level;
+  }
+  return level;
+}
+
+function notEmbedded(name: string): PostgrestError {
+  return new PostgrestError(
     400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null,
     `Verify that '${name}' is included in the 'select' query parameter.`,
   );
 }
 
+/** `select` of one level over its from-item (its embeds' joins included) and conditions. */
+function levelSql(
+  cache: SchemaCache | null, level: Level, from: { text: string }, conditions: string[], params: Parameters, aggregatesEnabled: boolean, where?: string,
+): string {
+  const aggregated = level.select.some((node) => node.kind === 'aggregate');
+  if (aggregated && !aggregatesEnabled) throw new PostgrestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+  const columns: string[] = [];
+  const groupBy: string[] = [];
+  const column = (field: Field) => columnSql(cache, level, field);
+  for (const node of level.select) {
+    switch (node.kind) {
+      case 'star':
+        columns.push(`${level.alias}.*`);
+        groupBy.push(`${level.alias}.*`);
+        break;
+      case 'column': {
+        const sql = withCast(column(node.field), node.cast);
+        const named = node.alias !== undefined || node.cast !== undefined || node.field.jsonPath.length > 0 || sql.startsWith(`${level.alias}.`) === false;
+        columns.push(named ? `${sql} as ${quoteIdent(node.alias ?? defaultName(node.field))}` : sql);
+        groupBy.push(sql);
+        break;
+      }
+      case 'aggregate': {
+        const argument = node.field ? withCast(column(node.field), node.fieldCast) : '*';
+        columns.push(`${withCast(`pg_catalog.${node.fn}(${argument})`, node.cast)} as ${quoteIdent(node.alias ?? node.fn)}`);
+        break;
+      }
+      case 'embed': {
+        const child = level.children.find((c) => c.node === node)!;
+        for (const [sql, name, json] of embedColumns(cache, child)) {
+          // Grouping compares values, and json has no equality: grouped by, an embed is jsonb.
+          const value = aggregated && json ? `(${sql})::jsonb` : sql;
+          columns.push(`${value} as ${quoteIdent(name)}`);
+          groupBy.push(value);
+        }
+        break;
+      }
+    }
+  }
+  const filters = where === undefined ? [...conditions, ...level.filters.map((tree) => levelTreeSql(tree, level, cache, params))] : [];
+  const order = level.order.map((term) => orderSql(cache, level, term));
+  const range = level.range;
+  return [
+    `select ${columns.join(', ')} from ${from.text}`,
+    where ?? (filters.length > 0 ? ` where ${filters.join(' and ')}` : ''),
+    aggregated && groupBy.length > 0 ? ` group by ${groupBy.join(', ')}` : '',
+    order.length > 0 ? ` order by ${order.join(', ')}` : '',
+    range && range.limit !== null ? ` limit ${params.add(String(range.limit))}` : '',
+    range && range.offset > 0 ? ` offset ${params.add(String(range.offset))}` : '',
+  ].join('');
+}
+
+/** The lateral joins of a level's embeds, each a subquery over the embedded relation correlated to the level's row. */
+function joinsSql(cache: SchemaCache | null, level: Level, params: Parameters, aggregatesEnabled: boolean): string {
+  return level.children.map((child) => {
+    const { fromItem, conditions } = relationshipSource(level, child);
+    const from = { text: fromItem + joinsSql(cache, child.level, params, aggregatesEnabled) };
+    const body = levelSql(cache, child.level, from, conditions, params, aggregatesEnabled);
+    const inner = child.node.join === 'inner';
+    if (child.toOne) return ` ${inner ? 'inner' : 'left'} join lateral (${body}) as ${child.lateral} on true`;
+    // json_agg is null over no rows: the parent shows '[]', and `!inner` drops the parent.
+    const names = child.node.spread ? outputNames(cache, child.level) : ['pgrst_agg'];
+    const aggregates = child.node.spread
+      ? names.map((name) => `pg_catalog.json_agg(${child.rows}.${quoteIdent(name)}) as ${quoteIdent(name)}`)
+      : [`pg_catalog.json_agg(${child.rows}) as ${AGGREGATE}`];
+    const on = inner && names.length > 0 ? `${child.lateral}.${quoteIdent(names[0]!)} is not null` : 'true';
+    return ` ${inner ? 'inner' : 'left'} join lateral (select ${aggregates.join(', ')} from (${body}) as ${child.rows}) as ${child.lateral} on ${on}`;
+  }).join('');
+}
+
+/** The embedded relation's from-item and the conditions tying its rows to the parent's row. */
+function relationshipSource(parent: Level, child: Child): { fromItem: string; conditions: string[] } {
+  const rel = child.relationship;
+  const target = `${quoteIdent(rel.foreignTable.schema)}.${quoteIdent(rel.foreignTable.name)} as ${child.level.alias}`;
+  const own = (column: string) => `${child.level.alias}.${quoteIdent(column)}`;
+  const parents = (column: string) => `${parent.alias}.${quoteIdent(column)}`;
+  switch (rel.kind) {
+    case 'computed':
+      return { fromItem: `${quoteIdent(rel.function.schema)}.${quoteIdent(rel.function.name)}(${parent.alias}) as ${child.level.alias}`, conditions: [] };
+    case 'many-to-many': {
+      const junction = quoteIdent(`${child.level.id}_junction`);
+      const on = rel.junction.targetColumns.map(([column, via]) => `${junction}.${quoteIdent(via)} = ${own(column)}`);
+      return {
+        fromItem: `${target} inner join ${quoteIdent(rel.junction.table.schema)}.${quoteIdent(rel.junction.table.name)} as ${junction} on ${on.join(' and ')}`,
+        conditions: rel.junction.sourceColumns.map(([column, via]) => `${junction}.${quoteIdent(via)} = ${parents(column)}`),
+      };
+    }
+    default:
+      return { fromItem: target, conditions: rel.columns.map(([column, foreign]) => `${own(foreign)} = ${parents(column)}`) };
+  }
+}
+
+/** The parent's columns an embed becomes, as [sql, name, is JSON]: one object or array, or a spread's fields. */
+function embedColumns(cache: SchemaCache | null, child: Child): [string, string, boolean][] {
+  if (!child.node.spread) {
+    if (child.node.select.length === 0) return [];
+    return [[child.toOne ? `pg_catalog.row_to_json(${child.lateral}.*)` : `coalesce(${child.lateral}.${AGGREGATE}, '[]')`, child.name, true]];
+  }
+  return outputNames(cache, child.level).map((name) => child.toOne
+    ? [`${child.lateral}.${quoteIdent(name)}`, name, false]
+    : [`coalesce(${child.lateral}.${quoteIdent(name)}, '[]')`, name, true]);
+}
+
+/** The keys a level's rows have in the response. */
+function outputNames(cache: SchemaCache | null, level: Level): string[] {
+  return level.select.flatMap((node): string[] => {
+    switch (node.kind) {
+      case 'star':
+        return cache?.relations.get(relationKey(level.schema, level.relation))?.columns.map((column) => column.name) ?? [];
+      case 'column':
+        return [node.alias ?? defaultName(node.field)];
+      case 'aggregate':
+        return [node.alias ?? node.fn];
+      case 'embed': {
+        const child = level.children.find((c) => c.node === node)!;
+        return node.spread ? outputNames(cache, child.level) : node.select.length > 0 ? [child.name] : [];
+      }
+    }
+  });
+}
+
+/**
+ * A column of the level's relation, or a computed column: a function of the relation's schema taking its
+ * row (`full_name(actors)`), used when the relation has no column of that name.
+ */
+function columnSql(cache: SchemaCache | null, level: Level, field: Field): string {
+  const relation = cache?.relations.get(relationKey(level.schema, level.relation));
+  if (cache && relation && relation.rowTypeOid !== undefined && !relation.columns.some((column) => column.name === field.name)) {
+    const computed = cache.routines.get(relationKey(level.schema, field.name))?.find((routine) =>
+      routine.parameters.length === 1 && routine.parameters[0]!.typeOid === relation.rowTypeOid && routine.returnKind !== 'void');
+    if (computed) return `${quoteIdent(computed.schema)}.${quoteIdent(computed.name)}(${level.alias})${jsonPathSql(field)}`;
+  }
+  return fieldSql(level.alias, field);
+}
+
+function childNamed(level: Level, name: string): Child | undefined {
+  return level.children.find((child) => child.node.relation === name || child.node.alias === name);
+}
+
+function orderSql(cache: SchemaCache | null, level: Level, term: OrderTerm): string {
+  let column: string;
+  if (term.relation === undefined) {
+    column = columnSql(cache, level, term.field);
+  } else {
+    const child = childNamed(level, term.relation);
+    if (!child) throw notEmbedded(term.relation);
+    if (!child.toOne) {
+      throw new PostgrestError(
+        400, 'PGRST118', `A related order on '${child.name}' is not possible`,
+        `'${level.relation}' and '${child.name}' do not form a many-to-one or one-to-one relationship`,
+      );
+    }
+    column = fieldSql(child.lateral, term.field);
+  }
+  return [column, term.direction, term.nulls && `nulls ${term.nulls}`].filter(Boolean).join(' ');
+}
+
 /** `"table"."column"` and its JSON path: keys as literals, array indexes as the integers they were checked to be. */
 export function fieldSql(table: string, field: Field): string {
-  const steps = field.jsonPath.map((step) => `${step.arrow}${typeof step.key === 'number' ? String(step.key) : quoteLiteral(step.key)}`);
-  return `${table}.${quoteIdent(field.name)}${steps.join('')}`;
+  return `${table}.${quoteIdent(field.name)}${jsonPathSql(field)}`;
+}
+
+function jsonPathSql(field: Field): string {
+  return field.jsonPath.map((step) => `${step.arrow}${typeof step.key === 'number' ? String(step.key) : quoteLiteral(step.key)}`).join('');
 }
 
 /**
@@ -175,10 +402,33 @@ function withCast(sql: string, type: string | undefined): string {
 
 /** A filter's condition or logic tree as SQL, its values added to `params` (the write builders' WHERE too). */
 export function treeSql(tree: Condition | LogicTree, column: (field: Field) => string, params: Parameters): string {
-  const sql = tree.kind === 'logic'
-    ? `(${tree.children.map((child) => treeSql(child, column, params)).join(` ${tree.op} `)})`
-    : conditionSql(tree, column(tree.field), params);
+  return logicSql(tree, (condition) => conditionSql(condition, column(condition.field), params));
+}
+
+/** A filter at a level of a read: its columns that level's (computed ones included), its embeds' names null tests. */
+function levelTreeSql(tree: Condition | LogicTree, level: Level, cache: SchemaCache | null, params: Parameters): string {
+  return logicSql(tree, (condition) => conditionAt(condition, level, cache, params));
+}
+
+function logicSql(tree: Condition | LogicTree, condition: (condition: Condition) => string): string {
+  const sql = tree.kind === 'logic' ? `(${tree.children.map((child) => logicSql(child, condition)).join(` ${tree.op} `)})` : condition(tree);
   return tree.negated ? `not ${sql}` : sql;
+}
+
+/**
+ * A condition at a level. Named after one of its embeds (`actors=not.is.null`), it tests whether the embed
+ * is null or empty, the only operator PostgREST allows there (else PGRST120).
+ */
+function conditionAt(condition: Condition, level: Level, cache: SchemaCache | null, params: Parameters): string {
+  const child = condition.field.jsonPath.length === 0 ? childNamed(level, condition.field.name) : undefined;
+  if (!child) return conditionSql(condition, columnSql(cache, level, condition.field), params);
+  if (condition.operation.kind !== 'is' || condition.operation.value !== 'null') {
+    throw new PostgrestError(
+      400, 'PGRST120', `Bad operator on the '${child.node.relation}' embedded resource`,
+      'Only is null or not is null filters are allowed on embedded resources',
+    );
+  }
+  return child.toOne || child.node.spread ? `${child.lateral} is not distinct from null` : `${child.lateral}.${AGGREGATE} is null`;
 }
 
 function conditionSql(condition: Condition, column: string, params: Parameters): string {

@@ -46,6 +46,8 @@ export interface Relation {
   updatable: boolean;
   deletable: boolean;
   description: string | null;
+  /** The OID of the relation's row type: a function taking it is a computed column or relationship of the relation. */
+  rowTypeOid?: number;
 }
 
 /**
