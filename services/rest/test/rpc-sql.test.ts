@@ -78,6 +78,8 @@ describe('buildRpcSql', () => {
     expect(statement.values).toEqual(['1', '2']);
     expect(await call(ROUTINES.addThem, json({ a: 1, b: 2 }))).toMatchObject({ body: 3, page_total: 1 });
     expect(await call(ROUTINES.addThem, url({ a: '40', b: '2' }))).toMatchObject({ body: 42 });
+    // A repeated key of a parameter that is not variadic: the last value, as PostgREST takes it.
+    expect(await call(ROUTINES.addThem, url({ a: ['1', '5'], b: '2' }))).toMatchObject({ body: 7 });
   });
 
   test('a set of scalars is an array, limited by the range', async () => {

@@ -130,6 +130,9 @@ describe('insert', () => {
       { id: 10, title: 'a', done: true, tags: null, data: null, due: '2030-01-01' },
       { id: 1, title: 'b', done: false, tags: null, data: null, due: '2030-01-01' },
     ]);
+    // An identity column left out takes the identity's next value.
+    const next = await db.run(buildInsertSql(cache, { ...insert('todos', '{"title":"c"}', { columns: 'id,title' }), missingDefault: true }));
+    expect(bodyOf(next)[0]).toMatchObject({ id: 2, title: 'c' });
   });
 
   test('a key the relation lacks is PGRST204; an unknown relation PGRST205', () => {
@@ -219,6 +222,14 @@ describe('update and delete', () => {
     expect(bodyOf(row)).toEqual([{ id: 1, title: 'A', done: false, tags: ['x'] }]);
     const { rows } = await db.client.query('select title from public.todos order by id');
     expect(rows.map((r) => r.title)).toEqual(['A', 'b', 'c']);
+  });
+
+  test('PATCH with an array body sets the first object', async () => {
+    const row = await db.run(buildUpdateSql(cache, {
+      query: query('todos', { filters: [parseFilter('id', 'eq.3')], select: parseSelect('title') }),
+      returning: 'representation', payload: readPayload('[{"title":"first"},{"title":"second"}]'),
+    }));
+    expect(bodyOf(row)).toEqual([{ title: 'first' }]);
   });
 
   test('PATCH counts affected rows for max-affected; an empty body changes nothing', async () => {

@@ -82,7 +82,7 @@ function argumentsSql(routine: Routine, args: RpcArguments, params: Parameters):
 
 /**
  * An argument's text for its parameter's input function. From a query string (or form), the text as it is:
- * a repeated key is a list, of which a non-variadic parameter takes the first. From JSON, as Postgres'
+ * a repeated key is a list, of which a non-variadic parameter takes the last (as PostgREST). From JSON, as Postgres'
  * JSON-to-record expansion converts a value: a json/jsonb parameter takes the value's JSON text, an array
  * parameter a JSON array as an array literal, others a string as it is and anything else its JSON text.
  * A variadic parameter takes a single value as a list of one.
@@ -90,7 +90,7 @@ function argumentsSql(routine: Routine, args: RpcArguments, params: Parameters):
 function argumentText(parameter: RoutineParameter, value: unknown, from: 'query' | 'json'): string | null {
   if (value === null || value === undefined) return null;
   if (parameter.mode === 'variadic') return arrayText(Array.isArray(value) ? value : [value]);
-  if (from === 'query') return String(Array.isArray(value) ? value[0] : value);
+  if (from === 'query') return String(Array.isArray(value) ? value[value.length - 1] : value);
   if (parameter.type === 'json' || parameter.type === 'jsonb') return JSON.stringify(value);
   if (Array.isArray(value) && parameter.type.endsWith('[]')) return arrayText(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
