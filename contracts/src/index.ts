@@ -39,3 +39,4 @@ export * from './api-docs';
 export * from './advisors';
 export * from './backups';
 export * from './health';
+export * from './data-api';

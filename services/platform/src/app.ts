@@ -23,6 +23,7 @@ import { sqlEditorSettingsRoutes } from './routes/sql-editor-settings';
 import { dataApiSettingsRoutes } from './routes/data-api-settings';
 import { storageConfigRoutes } from './routes/storage-config';
 import { projectKeyRoutes } from './routes/project-keys';
+import { dataApiTokenRoutes } from './routes/data-api-token';
 import { projectDatabaseRoutes } from './routes/project-database';
 import { vaultRoutes } from './routes/vault';
 import { addonRoutes } from './routes/addons';
@@ -79,6 +80,7 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   await app.register(logQueryRoutes, { ctx });
   await app.register(sqlEditorSettingsRoutes, { ctx });
   await app.register(dataApiSettingsRoutes, { ctx });
+  await app.register(dataApiTokenRoutes, { ctx });
   await app.register(dashConfigRoutesPlugin, { ctx });
   await app.register(logSourceRoutes, { ctx });
   // After the lifecycle routes, which make the provisioner a restore hands its new project to.
