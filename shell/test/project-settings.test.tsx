@@ -7,6 +7,8 @@ import addFormats from 'ajv-formats';
 import { ConfirmProvider, Toaster } from '@dash/shell-sdk';
 import {
   ADDON_CATALOG,
+  DATA_API_SETTINGS_DEFAULT,
+  pgMetaRoutes,
   platformRoutes,
   ProjectMessages,
   ProjectSettingsMessages,
@@ -52,12 +54,21 @@ const addons = (selected: RouteReply<typeof projectSettingsRoutes.listAddons>['s
   isFreeTier,
 });
 
+const dataApi: RouteReply<typeof projectSettingsRoutes.dataApiSettings> = { ...DATA_API_SETTINGS_DEFAULT };
+const projectSchemas: RouteReply<typeof pgMetaRoutes.listSchemas> = ['api', 'auth', 'extensions', 'private', 'public', 'storage'].map((name, i) => ({
+  id: 2200 + i,
+  name,
+  owner: `dash_project_${REF}_admin`,
+}));
+
 describe('fixtures', () => {
   it('match the contract', () => {
     const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
     const check = (def: RouteDef, value: unknown) => expect({ route: def.url, errors: ajv.validate(def.response, value) ? null : ajv.errorsText() }).toEqual({ route: def.url, errors: null });
     check(projectSettingsRoutes.databaseSettings, databaseSettings);
     check(projectSettingsRoutes.apiSettings, apiSettings);
+    check(projectSettingsRoutes.dataApiSettings, dataApi);
+    check(pgMetaRoutes.listSchemas, projectSchemas);
     check(platformRoutes.projectApiKeys, keys(1));
     check(platformRoutes.getAuthConfig, authConfig);
     check(projectSettingsRoutes.listVaultSecrets, secrets);
@@ -135,6 +146,88 @@ describe('API settings', () => {
     await screen.findByText(ProjectSettingsMessages.needPermissionsApiKeys);
     expect((screen.getByRole('button', { name: 'Rotate JWT secret' }) as HTMLButtonElement).disabled).toBe(true);
     expect(calls.some((c) => c.path.endsWith('/api-keys'))).toBe(false);
+  });
+});
+
+describe('data API settings', () => {
+  const dataApiRoutes = (role: OrgRole, put?: (body: unknown) => Response) => ({
+    ...permissions(role),
+    [`GET ${base}/settings/api`]: () => json(200, apiSettings),
+    [`GET ${base}/api-keys`]: () => json(200, keys(1)),
+    [`GET ${base}/settings/api/data-api`]: () => json(200, dataApi),
+    [`GET /api/pg-meta/${REF}/schemas`]: () => json(200, projectSchemas),
+    ...(put ? { [`PUT ${base}/settings/api/data-api`]: ({ body }: { body: unknown }) => put(body) } : {}),
+  });
+  const form = () => screen.findByRole('form', { name: 'Data API settings' });
+
+  it("offers the project's own schemas, checks the fields, and saves the settings in the order chosen", async () => {
+    const { calls } = mockFetch(dataApiRoutes('developer', (body) => json(200, body)));
+    renderPage('api', <ApiSettingsPage />);
+    const section = await form();
+    const schemas = within(section).getByRole('group', { name: 'Exposed schemas' });
+    await waitFor(() => expect(within(schemas).getAllByRole('checkbox').map((box) => box.parentElement!.textContent)).toEqual(['api', 'private', 'public']));
+    expect((within(schemas).getByRole('checkbox', { name: 'public' }) as HTMLInputElement).checked).toBe(true);
+    expect(within(section).getByText('Default schema: public')).toBeTruthy();
+    // Nothing changed yet (a change below enables it).
+    expect((within(section).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(within(schemas).getByRole('checkbox', { name: 'api' }));
+    expect(within(section).getByText('Default schema: public, then api')).toBeTruthy();
+    const maxRows = within(section).getByLabelText('Max rows');
+    fireEvent.change(maxRows, { target: { value: '0' } });
+    fireEvent.blur(maxRows);
+    expect(await within(section).findByText(ProjectSettingsMessages.dataApiMaxRowsRange)).toBeTruthy();
+    fireEvent.change(maxRows, { target: { value: '2000000' } });
+    expect(within(section).getByText(ProjectSettingsMessages.dataApiMaxRowsRange)).toBeTruthy();
+    const pre = within(section).getByLabelText('Pre-request function');
+    fireEvent.change(pre, { target: { value: 'check_request' } });
+    fireEvent.blur(pre);
+    expect(await within(section).findByText(ProjectSettingsMessages.dataApiPreRequestName)).toBeTruthy();
+    const path = within(section).getByLabelText('Extra search path');
+    fireEvent.change(path, { target: { value: 'public, extensions, public' } });
+    fireEvent.blur(path);
+    expect(await within(section).findByText(ProjectSettingsMessages.dataApiRepeatedSchema('public', 'extra search path'))).toBeTruthy();
+    // An invalid form is not sent.
+    fireEvent.click(await enabledButton('Save', section));
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+
+    fireEvent.change(maxRows, { target: { value: '250' } });
+    fireEvent.change(pre, { target: { value: 'api.check_request' } });
+    fireEvent.change(path, { target: { value: 'extensions, public' } });
+    fireEvent.click(within(section).getByRole('switch', { name: 'Enable aggregate functions' }));
+    fireEvent.click(await enabledButton('Save', section));
+    await screen.findByText(ProjectSettingsMessages.dataApiSettingsSaved);
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+      { schemas: ['public', 'api'], extraSearchPath: ['extensions', 'public'], maxRows: 250, aggregatesEnabled: true, preRequest: 'api.check_request' },
+    ]);
+    // The form shows what was stored, with nothing left to save.
+    await waitFor(() => expect((within(section).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true));
+    expect((within(section).getByLabelText('Max rows') as HTMLInputElement).value).toBe('250');
+  });
+
+  it("shows the platform's reason when it refuses a change", async () => {
+    const reason = ProjectSettingsMessages.dataApiPreRequestMissing('api.nothing');
+    mockFetch(dataApiRoutes('owner', () => json(400, { statusCode: 400, error: 'Bad Request', message: reason })));
+    renderPage('api', <ApiSettingsPage />);
+    const section = await form();
+    fireEvent.change(within(section).getByLabelText('Pre-request function'), { target: { value: 'api.nothing' } });
+    fireEvent.click(await enabledButton('Save', section));
+    const alert = await within(section).findByRole('alert');
+    expect(alert.textContent).toBe(ProjectSettingsMessages.dataApiSettingsFailed(reason));
+    // Still what the member typed, to correct it.
+    expect((within(section).getByLabelText('Pre-request function') as HTMLInputElement).value).toBe('api.nothing');
+  });
+
+  it('lets read-only members see the settings and tells them why they cannot save', async () => {
+    const { calls } = mockFetch(dataApiRoutes('read_only'));
+    renderPage('api', <ApiSettingsPage />);
+    const section = await form();
+    await within(section).findByRole('checkbox', { name: 'public' });
+    await waitFor(() => expect(within(section).getByRole('tooltip', { hidden: true }).textContent).toBe(ProjectSettingsMessages.needPermissionsDataApi));
+    expect((within(section).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    for (const name of ['Max rows', 'Extra search path', 'Pre-request function']) expect((within(section).getByLabelText(name) as HTMLInputElement).disabled).toBe(true);
+    expect((within(section).getByRole('checkbox', { name: 'public' }) as HTMLInputElement).disabled).toBe(true);
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
   });
 });
 

@@ -1,11 +1,29 @@
-import { useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { FORM_ERROR } from 'final-form';
+import { Field, Form } from 'react-final-form';
 import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
-import { Badge, Button, ErrorPanel, InlineError, PageHeader, Spinner } from '@dash/shell-sdk/ui';
-import { Permission, ProjectSettingsMessages, type ApiSettings, type ProjectApiKeys } from '@dash/contracts';
-import { useApiSettingsQuery, useProjectApiKeysQuery, useRotateJwtSecretMutation } from '../api/api-settings';
+import { Badge, Button, ErrorPanel, FieldError, InlineError, PageHeader, Spinner, shownError } from '@dash/shell-sdk/ui';
+import {
+  DATA_API_MAX_ROWS_LIMIT,
+  DATA_API_RESERVED_SCHEMAS,
+  parsePreRequest,
+  Permission,
+  ProjectSettingsMessages,
+  type ApiSettings,
+  type DataApiSettings,
+  type ProjectApiKeys,
+} from '@dash/contracts';
+import {
+  useApiSettingsQuery,
+  useDataApiSchemasQuery,
+  useDataApiSettingsQuery,
+  useProjectApiKeysQuery,
+  useRotateJwtSecretMutation,
+  useUpdateDataApiSettingsMutation,
+} from '../api/api-settings';
 import { CopyButton, formatWhen, SettingsCard, ValueRow } from './parts';
 
-/** `/project/:ref/settings/api`: the project URL, its API keys, and the JWT secret that signs them. */
+/** `/project/:ref/settings/api`: the project URL, its API keys, the data API settings, and the JWT secret that signs the keys. */
 export function ApiSettingsPage() {
   const ref = useProjectRef();
   const { data, error, isLoading, isFetching, refetch } = useApiSettingsQuery({ ref });
@@ -22,6 +40,7 @@ export function ApiSettingsPage() {
           <ValueRow label="Storage endpoint" value={`${data.projectUrl}/storage/v1`} actions={<CopyButton value={`${data.projectUrl}/storage/v1`} what="the storage endpoint" />} />
         </SettingsCard>
         <ApiKeysCard />
+        <DataApiSettingsSection />
         <JwtSecretCard settings={data} />
       </>
     );
@@ -119,5 +138,263 @@ function JwtSecretCard({ settings }: { settings: ApiSettings }) {
         </>
       }
     />
+  );
+}
+
+interface DataApiValues {
+  /** In order: the first is the default schema. */
+  schemas: string[];
+  /** Comma-separated, as typed. */
+  extraSearchPath: string;
+  /** Digits only, as typed. */
+  maxRows: string;
+  aggregatesEnabled: boolean;
+  /** Empty for none. */
+  preRequest: string;
+}
+
+const schemaList = (text: string) =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function toDataApiSettings(values: DataApiValues): DataApiSettings {
+  const preRequest = (values.preRequest ?? '').trim();
+  return {
+    schemas: values.schemas ?? [],
+    extraSearchPath: schemaList(values.extraSearchPath),
+    maxRows: Number(values.maxRows),
+    aggregatesEnabled: values.aggregatesEnabled,
+    preRequest: preRequest || null,
+  };
+}
+
+/** The form's own checks; the platform also checks that the schemas and the function exist. */
+export function validateDataApiSettings(values: DataApiValues): Partial<Record<keyof DataApiValues, string>> {
+  const settings = toDataApiSettings(values);
+  const repeated = settings.extraSearchPath.find((schema, i) => settings.extraSearchPath.indexOf(schema) !== i);
+  return {
+    extraSearchPath: repeated === undefined ? undefined : ProjectSettingsMessages.dataApiRepeatedSchema(repeated, 'extra search path'),
+    maxRows:
+      values.maxRows === '' || !Number.isInteger(settings.maxRows) || settings.maxRows < 1 || settings.maxRows > DATA_API_MAX_ROWS_LIMIT
+        ? ProjectSettingsMessages.dataApiMaxRowsRange
+        : undefined,
+    preRequest: settings.preRequest !== null && !parsePreRequest(settings.preRequest) ? ProjectSettingsMessages.dataApiPreRequestName : undefined,
+  };
+}
+
+const exposable = (schema: string) => !(DATA_API_RESERVED_SCHEMAS as readonly string[]).includes(schema) && !schema.startsWith('pg_');
+
+function DataApiSettingsSection() {
+  const ref = useProjectRef();
+  const { data, error, refetch } = useDataApiSettingsQuery({ ref });
+  let content;
+  if (error) content = <InlineError title={ProjectSettingsMessages.settingsLoadFailed('the data API settings')} message={errorMessage(error)} onRetry={() => refetch()} />;
+  else if (!data) content = <Spinner label="Loading data API settings" />;
+  else return <DataApiSettingsForm settings={data} />;
+  return (
+    <SettingsCard title="Data API settings" description="What the project's REST API serves, and how.">
+      {content}
+    </SettingsCard>
+  );
+}
+
+function DataApiSettingsForm({ settings }: { settings: DataApiSettings }) {
+  const ref = useProjectRef();
+  const id = useId();
+  const toast = useToast();
+  const { can, isLoading } = usePermission(Permission.TenantSqlAdminWrite);
+  const schemas = useDataApiSchemasQuery({ ref });
+  const [update] = useUpdateDataApiSettingsMutation();
+  const initialValues = useMemo(
+    (): DataApiValues => ({
+      schemas: settings.schemas,
+      extraSearchPath: settings.extraSearchPath.join(', '),
+      maxRows: String(settings.maxRows),
+      aggregatesEnabled: settings.aggregatesEnabled,
+      preRequest: settings.preRequest ?? '',
+    }),
+    [settings],
+  );
+  // The project's schemas an API may serve, and any chosen one that is gone (so it can be unchosen).
+  const options = useMemo(
+    () => [...new Set([...(schemas.data ?? []).map((s) => s.name).filter(exposable), ...settings.schemas])].sort(),
+    [schemas.data, settings.schemas],
+  );
+
+  const onSubmit = async (values: DataApiValues) => {
+    try {
+      await update({ ref, ...toDataApiSettings(values) }).unwrap();
+      toast('success', ProjectSettingsMessages.dataApiSettingsSaved);
+      return undefined;
+    } catch (error) {
+      const message = ProjectSettingsMessages.dataApiSettingsFailed(errorMessage(error));
+      toast('error', message);
+      return { [FORM_ERROR]: message };
+    }
+  };
+
+  const disabledReason = !can && !isLoading ? ProjectSettingsMessages.needPermissionsDataApi : undefined;
+  return (
+    <Form<DataApiValues>
+      initialValues={initialValues}
+      validate={validateDataApiSettings}
+      onSubmit={onSubmit}
+      subscription={{ pristine: true, submitting: true, submitError: true }}
+    >
+      {({ handleSubmit, form, pristine, submitting, submitError }) => (
+        <form onSubmit={handleSubmit} noValidate aria-label="Data API settings">
+          <SettingsCard
+            title="Data API settings"
+            description="What the project's REST API serves, and how. Changes reach the API within a few seconds."
+            footer={
+              <>
+                {submitError && (
+                  <p className="ps-card__note ps-card__note--warning" role="alert">
+                    {submitError}
+                  </p>
+                )}
+                <Button onClick={() => form.reset()} disabled={pristine || submitting}>
+                  Cancel
+                </Button>
+                <Button variant="primary" type="submit" loading={submitting} disabled={pristine} disabledReason={disabledReason}>
+                  Save
+                </Button>
+              </>
+            }
+          >
+            <div className="ps-form">
+              <Field<string[]> name="schemas">
+                {({ input }) => {
+                  const chosen = input.value || [];
+                  return (
+                    <div className="ps-row">
+                      <div className="ps-row__label">
+                        <span id={`${id}-schemas`}>Exposed schemas</span>
+                        <span className="ps-row__hint">The schemas the API serves; the first chosen is the default. None turns the API off.</span>
+                      </div>
+                      <div className="dash-field">
+                        <div role="group" aria-labelledby={`${id}-schemas`} style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 16px' }}>
+                          {options.map((schema) => (
+                            <label key={schema} className="dash-checkbox">
+                              <input
+                                type="checkbox"
+                                checked={chosen.includes(schema)}
+                                disabled={!can || submitting}
+                                onChange={(event) => input.onChange(event.target.checked ? [...chosen, schema] : chosen.filter((s) => s !== schema))}
+                              />
+                              {schema}
+                            </label>
+                          ))}
+                        </div>
+                        {schemas.error && (
+                          <InlineError title={ProjectSettingsMessages.settingsLoadFailed("the project's schemas")} message={errorMessage(schemas.error)} onRetry={() => schemas.refetch()} />
+                        )}
+                        <span className="ps-row__hint" aria-live="polite">
+                          {chosen.length ? `Default schema: ${chosen[0]}${chosen.length > 1 ? `, then ${chosen.slice(1).join(', ')}` : ''}` : 'No schema is exposed: the API is off.'}
+                        </span>
+                      </div>
+                    </div>
+                  );
+                }}
+              </Field>
+              <Field<string> name="extraSearchPath">
+                {({ input, meta }) => {
+                  const error = shownError(meta);
+                  return (
+                    <div className="ps-row">
+                      <div className="ps-row__label">
+                        <label htmlFor={`${id}-path`}>Extra search path</label>
+                        <span className="ps-row__hint">Schemas searched after the request&apos;s own, comma-separated (where extensions live).</span>
+                      </div>
+                      <div className="dash-field">
+                        <input
+                          {...input}
+                          id={`${id}-path`}
+                          className="dash-input"
+                          placeholder="public, extensions"
+                          disabled={!can || submitting}
+                          aria-invalid={Boolean(error) || undefined}
+                          aria-describedby={error ? `${id}-path-error` : undefined}
+                        />
+                        {error && <FieldError id={`${id}-path-error`} error={error} />}
+                      </div>
+                    </div>
+                  );
+                }}
+              </Field>
+              <Field<string> name="maxRows" parse={(value: string) => (value ?? '').replace(/\D/g, '')}>
+                {({ input, meta }) => {
+                  const error = shownError(meta);
+                  return (
+                    <div className="ps-row">
+                      <div className="ps-row__label">
+                        <label htmlFor={`${id}-rows`}>Max rows</label>
+                        <span className="ps-row__hint">The most rows one response returns, 1 to {DATA_API_MAX_ROWS_LIMIT.toLocaleString('en-US')}.</span>
+                      </div>
+                      <div className="dash-field">
+                        <div className="ps-input-suffix">
+                          <input
+                            {...input}
+                            id={`${id}-rows`}
+                            className="dash-input"
+                            inputMode="numeric"
+                            disabled={!can || submitting}
+                            aria-invalid={Boolean(error) || undefined}
+                            aria-describedby={error ? `${id}-rows-error` : undefined}
+                          />
+                          <span>rows</span>
+                        </div>
+                        {error && <FieldError id={`${id}-rows-error`} error={error} />}
+                      </div>
+                    </div>
+                  );
+                }}
+              </Field>
+              <Field<boolean> name="aggregatesEnabled" type="checkbox">
+                {({ input: { value: _checked, ...input } }) => (
+                  <div className="ps-row">
+                    <div className="ps-row__label">
+                      <span>Aggregate functions</span>
+                      <span className="ps-row__hint">count(), sum(), avg(), min() and max() in select=. A large table makes them costly.</span>
+                    </div>
+                    <label className="dash-checkbox">
+                      <input {...input} type="checkbox" role="switch" disabled={!can || submitting} />
+                      Enable aggregate functions
+                    </label>
+                  </div>
+                )}
+              </Field>
+              <Field<string> name="preRequest">
+                {({ input, meta }) => {
+                  const error = shownError(meta);
+                  return (
+                    <div className="ps-row">
+                      <div className="ps-row__label">
+                        <label htmlFor={`${id}-pre`}>Pre-request function</label>
+                        <span className="ps-row__hint">A function without arguments (schema.function) run before every request, in its transaction. Empty for none.</span>
+                      </div>
+                      <div className="dash-field">
+                        <input
+                          {...input}
+                          id={`${id}-pre`}
+                          className="dash-input"
+                          placeholder="public.check_request"
+                          disabled={!can || submitting}
+                          aria-invalid={Boolean(error) || undefined}
+                          aria-describedby={error ? `${id}-pre-error` : undefined}
+                        />
+                        {error && <FieldError id={`${id}-pre-error`} error={error} />}
+                      </div>
+                    </div>
+                  );
+                }}
+              </Field>
+            </div>
+          </SettingsCard>
+        </form>
+      )}
+    </Form>
   );
 }
