@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { quoteLiteral } from '@dash/contracts';
 import { PostgrestError } from '../query/errors';
 import { buildReadSql, fieldSql, Parameters, quoteIdent, treeSql, type ReadQuery, type Statement } from '../query/sql';
@@ -53,13 +54,14 @@ export function buildInsertSql(cache: SchemaCache, request: InsertRequest): Writ
   const conflict = request.resolution === undefined ? [] : request.onConflict ?? relation.primaryKey;
   const merge = request.resolution === 'merge-duplicates' && conflict.length > 0;
   const location = request.returning === 'headers-only' && relation.primaryKey.length > 0;
+  const counter = merge ? insertedCounter(params) : null;
   const mutation = insertSql(relation, columns, request, params, {
-    where: merge ? [countInserted(+1)] : [],
+    where: counter ? [counter.increment] : [],
     conflict,
-    merge,
+    onUpdate: counter?.decrement ?? null,
     returning: returningSql(relation, request.returning !== 'minimal'),
   });
-  return wrap(cache, request, mutation, params, { location, inserted: merge });
+  return wrap(cache, request, mutation, params, { location, inserted: counter?.total ?? null });
 }
 
 /**
@@ -86,13 +88,14 @@ export function buildPutSql(cache: SchemaCache, request: UpdateRequest): WriteSt
   if (!pk.every((name) => request.payload.keys.includes(name))) throw putMismatch();
   const params = new Parameters();
   const columns = payloadColumns(relation, request.payload.keys);
+  const counter = insertedCounter(params);
   const mutation = insertSql(relation, columns, { ...request, missingDefault: false }, params, {
-    where: [countInserted(+1), ...keyFilters.map(({ tree }) => treeSql(tree, (field) => fieldSql('pgrst_body', field), params))],
+    where: [...keyFilters.map(({ tree }) => treeSql(tree, (field) => fieldSql('pgrst_body', field), params)), counter.increment],
     conflict: pk,
-    merge: true,
+    onUpdate: counter.decrement,
     returning: returningSql(relation, request.returning !== 'minimal'),
   });
-  return wrap(cache, { ...request, query: { ...query, filters: embeddedFilters(query.filters) } }, mutation, params, { location: false, inserted: true });
+  return wrap(cache, { ...request, query: { ...query, filters: embeddedFilters(query.filters) } }, mutation, params, { location: false, inserted: counter.total });
 }
 
 /** `PATCH /relation?filters`: sets the body's keys (one object; of an array, the first) on the filtered rows. */
@@ -104,12 +107,12 @@ export function buildUpdateSql(cache: SchemaCache, request: UpdateRequest): Writ
   const returning = returningSql(relation, request.returning !== 'minimal');
   if (columns.length === 0) {
     // `update ... set` needs a column: an empty body changes nothing, and answers no rows.
-    return wrap(cache, request, `select ${returning} from ${target} where false`, params, { location: false, inserted: false });
+    return wrap(cache, request, `select ${returning} from ${target} where false`, params, { location: false, inserted: null });
   }
   const body = bodySql(relation, columns, request.payload, params, { defaults: request.missingDefault ?? false, first: true });
   const assignments = columns.map((column) => `${quoteIdent(column.name)} = pgrst_body.${quoteIdent(column.name)}`);
   const where = rowsSql(relation, request.query, params);
-  return wrap(cache, request, `update ${target} set ${assignments.join(', ')} from ${body}${where} returning ${returning}`, params, { location: false, inserted: false });
+  return wrap(cache, request, `update ${target} set ${assignments.join(', ')} from ${body}${where} returning ${returning}`, params, { location: false, inserted: null });
 }
 
 /** `DELETE /relation?filters`. */
@@ -118,7 +121,7 @@ export function buildDeleteSql(cache: SchemaCache, request: WriteRequest): Write
   const params = new Parameters();
   const where = rowsSql(relation, request.query, params);
   const returning = returningSql(relation, request.returning !== 'minimal');
-  return wrap(cache, request, `delete from ${targetSql(relation)}${where} returning ${returning}`, params, { location: false, inserted: false });
+  return wrap(cache, request, `delete from ${targetSql(relation)}${where} returning ${returning}`, params, { location: false, inserted: null });
 }
 
 /** PGRST115: a PUT whose body's key is not the URL's (or that wrote no row). */
@@ -159,18 +162,24 @@ const targetSql = (relation: Relation) => `${quoteIdent(relation.schema)}.${quot
 const returningSql = (relation: Relation, rows: boolean) => (rows ? `${quoteIdent(relation.name)}.*` : '1');
 
 /**
- * A per-row counter in the transaction's settings: +1 for every row offered to the insert, -1 for every
- * one that updated instead. The comparison is always true; it only makes Postgres call it once per row.
+ * Counts the rows an upsert inserted rather than updated (201 against 200) in a setting of the transaction:
+ * +1 for every row offered to the insert, -1 for every one that updated instead. The setting holds a token
+ * of this statement before the count, so a count left by an earlier statement of the same transaction
+ * reads as 0. `is not null` is always true: it only makes Postgres call `set_config` once per row.
  */
-function countInserted(step: 1 | -1): string {
-  const current = `coalesce(nullif(pg_catalog.current_setting(${INSERTED_SETTING}, true), '')::int, 0)`;
-  return `pg_catalog.set_config(${INSERTED_SETTING}, (${current} ${step > 0 ? '+' : '-'} 1)::text, true) <> '${step > 0 ? '0' : '-1'}'`;
+function insertedCounter(params: Parameters): { increment: string; decrement: string; total: string } {
+  const token = `${params.add(randomUUID())}::text`;
+  const setting = `coalesce(pg_catalog.current_setting(${INSERTED_SETTING}, true), '')`;
+  const total = `case when pg_catalog.split_part(${setting}, ':', 1) = ${token} then pg_catalog.split_part(${setting}, ':', 2)::int else 0 end`;
+  const step = (sign: string) => `pg_catalog.set_config(${INSERTED_SETTING}, ${token} || ':' || (${total} ${sign} 1)::text, true) is not null`;
+  return { increment: step('+'), decrement: step('-'), total };
 }
 
 interface InsertParts {
   where: string[];
   conflict: string[];
-  merge: boolean;
+  /** Merge: the condition of `do update` (the inserted counter's decrement); null: `do nothing`. */
+  onUpdate: string | null;
   returning: string;
 }
 
@@ -181,8 +190,8 @@ function insertSql(relation: Relation, columns: Column[], request: UpdateRequest
   let conflict = '';
   if (parts.conflict.length > 0) {
     const target = `on conflict (${parts.conflict.map(quoteIdent).join(', ')})`;
-    conflict = parts.merge && names.length > 0
-      ? ` ${target} do update set ${names.map((name) => `${name} = excluded.${name}`).join(', ')} where ${countInserted(-1)}`
+    conflict = parts.onUpdate !== null && names.length > 0
+      ? ` ${target} do update set ${names.map((name) => `${name} = excluded.${name}`).join(', ')} where ${parts.onUpdate}`
       : ` ${target} do nothing`;
   }
   return (
@@ -263,7 +272,7 @@ const embeddedFilters = (filters: Filter[]) => filters.filter((filter) => filter
  * The statement around a mutation: `with pgrst_source as (<mutation>)`, read back through the read
  * builder for `return=representation` (so `select`, embedding, `order` behave as on a read), else counted.
  */
-function wrap(cache: SchemaCache, request: WriteRequest, mutation: string, params: Parameters, extra: { location: boolean; inserted: boolean }): WriteStatement {
+function wrap(cache: SchemaCache, request: WriteRequest, mutation: string, params: Parameters, extra: { location: boolean; inserted: string | null }): WriteStatement {
   const { query } = request;
   const read = request.returning === 'representation'
     ? buildReadSql(cache, {
@@ -276,7 +285,7 @@ function wrap(cache: SchemaCache, request: WriteRequest, mutation: string, param
       .map((name) => `${quoteLiteral(name)}, pg_catalog.to_json(pgrst_source.${quoteIdent(name)}) #>> '{}'`)
       .join(', ')})::text from pgrst_source) end`
     : 'null::text';
-  const inserted = extra.inserted ? `nullif(pg_catalog.current_setting(${INSERTED_SETTING}, true), '')::int` : 'null::int';
+  const inserted = extra.inserted ?? 'null::int';
   return {
     text:
       `with pgrst_source as (${mutation}) ` +
