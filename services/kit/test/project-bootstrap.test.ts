@@ -234,6 +234,9 @@ describe('project roles', () => {
       // Rows are not schema.
       await as(connections.admin, (c) => c.query(`update auth.users set email = email where email = 'nobody'`));
       await waitFor(3);
+      // Any role's DDL, not only the admin's: the storage service drops a deleted bucket's policies.
+      await as(connections.storage, (c) => c.query(`create policy "kit notify" on storage.objects for select to anon using (false); drop policy "kit notify" on storage.objects`));
+      await waitFor(4);
       expect(received.every((n) => n.channel === 'pgrst' && n.payload === 'reload schema')).toBe(true);
       // The admin cannot take the triggers away: they need a superuser.
       expect(await failure(connections.admin, 'drop event trigger dash_schema_reload_ddl')).toBe('42501');
