@@ -284,5 +284,10 @@ describe('values and formats', () => {
     expect(JSON.parse(rows[0]!.body)).toEqual([
       { title: WORKERS, directors: { last_name: 'Lumière' } }, { title: DICKSON, directors: { last_name: 'Dickson' } },
     ]);
+    // Computed columns and relationships take the source's row as the relation's row type.
+    const computed = buildReadSql(cache, readQueryFrom('actors', 'select=full_name&order=id'), { source: '(select * from public.actors where id = 3)' });
+    expect(JSON.parse((await client.query<{ body: string }>(computed.text, computed.values)).rows[0]!.body)).toEqual([{ full_name: 'Victor André' }]);
+    const related = buildReadSql(cache, readQueryFrom('films', 'select=id,lead_director(last_name)'), { source: '(select * from public.films where id = 2)' });
+    expect(JSON.parse((await client.query<{ body: string }>(related.text, related.values)).rows[0]!.body)).toEqual([{ id: 2, lead_director: { last_name: 'Dickson' } }]);
   });
 });
