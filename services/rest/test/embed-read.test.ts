@@ -271,6 +271,13 @@ describe('values and formats', () => {
   test('exact count sees !inner; a planned count is an explain of the filtered read', async () => {
     const counted = await run('films', 'select=id,actors!inner(id)&limit=1', { exactCount: true });
     expect([Number(counted.page_total), Number(counted.total_result_set)]).toEqual([1, 2]);
+    const tested = await run('films', 'select=id,directors(id),specs:technical_specs(camera)&specs=is.null&limit=1', { exactCount: true });
+    expect([Number(tested.page_total), Number(tested.total_result_set)]).toEqual([1, 2]);
+    // The count joins only what can drop rows: here nothing, the left-joined embed is left out.
+    const statement = buildReadSql(cache, readQueryFrom('films', 'select=id,directors(id)&id=gt.1'), {});
+    const withCount = buildReadSql(cache, { ...readQueryFrom('films', 'select=id,directors(id)&id=gt.1'), exactCount: true });
+    expect(withCount.text).toContain('(select pg_catalog.count(*) from "public"."films" where "films"."id" > $1)');
+    expect(statement.text.match(/join lateral/g)).toHaveLength(1);
     const plan = buildCountPlanSql(cache, readQueryFrom('films', 'select=id&year=gt.1895'));
     const { rows } = await client.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(plan.text, plan.values);
     expect(rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows']).toBeGreaterThan(0);

@@ -134,9 +134,9 @@ const AGGREGATE = quoteIdent('pgrst_agg');
  */
 export function buildReadSql(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions = {}): Statement {
   const params = options.params ?? new Parameters();
-  const { root, from, where } = prepare(cache, query, options, params);
+  const { root, from, where, countFrom } = prepare(cache, query, options, params);
   const inner = levelSql(cache, root, from, [], params, query.aggregatesEnabled ?? false, where);
-  const total = query.exactCount ? `(select pg_catalog.count(*) from ${from.text}${where})` : 'null::bigint';
+  const total = query.exactCount ? `(select pg_catalog.count(*) from ${countFrom()}${where})` : 'null::bigint';
   const body = options.format === 'csv' ? CSV_BODY : `coalesce(pg_catalog.json_agg(_postgrest_t), '[]')::text`;
   return {
     text: `select ${total} as total_result_set, pg_catalog.count(_postgrest_t) as page_total, ${body} as body from (${inner}) as _postgrest_t`,
@@ -150,8 +150,8 @@ export function buildReadSql(cache: SchemaCache | null, query: ReadQuery, option
  */
 export function buildCountPlanSql(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions = {}): Statement {
   const params = options.params ?? new Parameters();
-  const { from, where } = prepare(cache, query, options, params);
-  return { text: `explain (format json) select 1 from ${from.text}${where}`, values: params.values };
+  const { where, countFrom } = prepare(cache, query, options, params);
+  return { text: `explain (format json) select 1 from ${countFrom()}${where}`, values: params.values };
 }
 
 /**
@@ -163,7 +163,10 @@ const CSV_BODY =
   `from pg_catalog.json_object_keys(pg_catalog.json_agg(_postgrest_t)->0) as k), ','), '') || chr(10) || ` +
   `coalesce(pg_catalog.string_agg(pg_catalog.substr(_postgrest_t::text, 2, pg_catalog.length(_postgrest_t::text) - 2), chr(10)), '')`;
 
-/** The plan of the read, and the top level's from-item (with every embed's join) and `where`. */
+/**
+ * The plan of the read, the top level's from-item (with every embed's join) and `where`, and the from-item a
+ * count needs: only the joins that can drop rows (`!inner`, and embeds the top-level filters test for null).
+ */
 function prepare(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions, params: Parameters) {
   if (cache !== null && options.source === undefined && !cache.relations.has(relationKey(query.schema, query.relation))) {
     throw relationNotFound(cache, query.schema, query.relation);
@@ -180,9 +183,18 @@ function prepare(cache: SchemaCache | null, query: ReadQuery, options: ReadOptio
   }
   const table = quoteIdent(query.relation);
   const source = options.source === undefined ? `${quoteIdent(query.schema)}.${table}` : `${options.source} as ${table}`;
-  const from = { text: source + joinsSql(cache, root, params, query.aggregatesEnabled ?? false) };
+  const aggregatesEnabled = query.aggregatesEnabled ?? false;
+  const from = { text: source + joinsSql(cache, root, params, aggregatesEnabled) };
   const conditions = root.filters.map((tree) => levelTreeSql(tree, root, cache, params));
-  return { root, from, where: conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '' };
+  const tested = new Set(root.filters.flatMap(fieldNames));
+  const countFrom = () => source + joinsSql(cache, root, params, aggregatesEnabled, (child) =>
+    child.node.join === 'inner' || tested.has(child.node.relation) || (child.node.alias !== undefined && tested.has(child.node.alias)));
+  return { root, from, where: conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '', countFrom };
+}
+
+/** The columns (or embeds) a filter's conditions name. */
+function fieldNames(tree: Condition | LogicTree): string[] {
+  return tree.kind === 'logic' ? tree.children.flatMap(fieldNames) : [tree.field.name];
 }
 
 function plan(
@@ -279,8 +291,10 @@ function levelSql(
 }
 
 /** The lateral joins of a level's embeds, each a subquery over the embedded relation correlated to the level's row. */
-function joinsSql(cache: SchemaCache | null, level: Level, params: Parameters, aggregatesEnabled: boolean): string {
-  return level.children.map((child) => {
+function joinsSql(
+  cache: SchemaCache | null, level: Level, params: Parameters, aggregatesEnabled: boolean, only: (child: Child) => boolean = () => true,
+): string {
+  return level.children.filter(only).map((child) => {
     const { fromItem, conditions } = relationshipSource(level, child);
     const from = { text: fromItem + joinsSql(cache, child.level, params, aggregatesEnabled) };
     const body = levelSql(cache, child.level, from, conditions, params, aggregatesEnabled);
