@@ -12,7 +12,7 @@ test('API calls show in the API gateway logs with live tail on; filter, search a
   await page.getByRole('button', { name: 'Live tail' }).click();
   await expect(page.getByRole('button', { name: 'Stop live tail' })).toHaveAttribute('aria-pressed', 'true');
 
-  // Two calls the page did not make: a missing bucket (404) and a row read (200, also a PostgREST request).
+  // Two calls the page did not make: a missing bucket (404) and a SQL run (200).
   const id = marker();
   expect((await page.request.get(`/api/storage/${REF}/buckets/${id}`)).status()).toBe(404);
   expect((await page.request.post(`/api/pg-meta/${REF}/sql/run`, { data: { query: `select '${id}' as marker` } })).status()).toBe(200);
@@ -39,11 +39,14 @@ test('API calls show in the API gateway logs with live tail on; filter, search a
   await expect(detail.getByTestId('event-json')).toContainText('"status": 404');
   await screenshot(page, '16-logs-edge-detail');
 
-  // The row read was a request to the project's REST API.
+  // An app's call to the project's data API is a PostgREST event, with the database role it ran as.
+  const keys = (await (await page.request.get(`/api/platform/projects/${REF}/api-keys`)).json()) as { anon: string };
+  const dataApi = await page.request.get(`/p/${REF}/rest/v1/${id}?select=id`, { headers: { apikey: keys.anon } });
+  expect(dataApi.status()).toBe(404);
   await page.goto(sourceUrl('postgrest-logs'));
   const postgrest = table(page, 'PostgREST');
-  await expect(postgrest.getByText(`/api/pg-meta/${REF}/sql/run`).first()).toBeVisible({ timeout: 10_000 });
-  await expect(postgrest.getByRole('row').nth(1)).toContainText('owner');
+  await expect(postgrest.getByText(`/rest/v1/${id}`).first()).toBeVisible({ timeout: 10_000 });
+  await expect(postgrest.getByRole('row').nth(1)).toContainText('anon');
   await screenshot(page, '16-logs-postgrest');
 });
 

@@ -28,11 +28,11 @@ export interface LogMetadata {
   /** The project's Postgres server (jsonlog), one event per log line. */
   postgres: { error_severity: string; sql_state_code: string | null; user_name: string | null; database_name: string | null; backend_type: string | null; statement: string | null; detail: string | null; hint: string | null; duration_ms: number | null };
   /**
-   * The project's data REST API requests (the gateway writes these next to the edge event): its row and
-   * query routes through pg-meta. `role` is the caller's role in the project (owner, developer…), null
-   * when the request carried no session.
+   * The project's data API (`/rest/v1`, the rest service), one event per request. `role` is the database
+   * role it ran as (anon, authenticated, service_role), null when it was refused before one was known;
+   * `query` the query string with credentials redacted.
    */
-  postgrest: { method: string; path: string; status: number; duration_ms: number; role: string | null };
+  postgrest: { method: string; path: string; status: number; duration_ms: number; role: string | null; query: string | null };
   pooler: { level: string; client: string | null };
   /** The platform's sign-in, sign-out, MFA and token events. */
   auth: { action: 'login' | 'login_failed' | 'logout' | 'mfa_challenge' | 'mfa_verified' | 'mfa_failed' | 'token_created' | 'token_revoked' | 'token_used'; status: number; user_email: string | null; user_id: string | null; ip: string | null; level: 'info' | 'warning' | 'error' };

@@ -23,6 +23,7 @@ export function ports() {
     'pg-meta': gateway + 12,
     storage: gateway + 13,
     logs: gateway + 14,
+    rest: gateway + 15,
     remote: (offset: number) => gateway + 100 + offset,
   };
 }

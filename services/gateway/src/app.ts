@@ -4,7 +4,6 @@ import { clientErrorHandler, HttpError, sendError } from '@dash/service-kit';
 import { normalizeBase, normalizeOrigin, SERVICES, type GatewayConfig } from './config';
 import { isCrossSite } from './csrf';
 import { edgeEvent, EdgeLogShipper, markRequestStart } from './edge-logs';
-import { postgrestEvent } from './postgrest-logs';
 import { healthRoutes } from './routes/health';
 import { proxyRoutes } from './routes/proxy';
 import { PROJECT_API_PREFIX } from './routes/project-api';
@@ -78,8 +77,7 @@ export async function buildGatewayApp(config: GatewayConfig): Promise<GatewayApp
   });
   app.addHook('onResponse', async (request, reply) => {
     const edge = edgeEvent(request, reply);
-    const postgrest = postgrestEvent(request, edge);
-    edgeLogs.push(edge, ...(postgrest ? [postgrest] : []));
+    edgeLogs.push(edge);
   });
   app.addHook('onReady', async () => edgeLogs.start());
   app.addHook('onClose', async () => edgeLogs.close());

@@ -1,6 +1,12 @@
 import type { ServiceName } from '@dash/contracts';
 
-export const SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs'];
+/** Every service behind the gateway (each is health-checked). */
+export const SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs', 'rest'];
+/**
+ * The services of the dashboard's own API (`/api/<service>`, with the member's identity). The data API
+ * (`rest`) is only a project's API (`/p/<ref>/rest/v1`), called with the project's keys.
+ */
+export const DASHBOARD_SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs'];
 
 export interface GatewayConfig {
   /** HMAC secret of the identities the gateway signs for services. */

@@ -10,6 +10,7 @@ async function main(): Promise<void> {
       'pg-meta': requireEnv('DASH_PG_META_URL'),
       storage: requireEnv('DASH_STORAGE_URL'),
       logs: requireEnv('DASH_LOGS_URL'),
+      rest: requireEnv('DASH_REST_URL'),
     },
     shellDir: process.env.DASH_SHELL_DIR || undefined,
     // Comma-separated; by default both loopback spellings of the gateway's own address.

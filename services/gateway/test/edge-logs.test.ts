@@ -99,22 +99,15 @@ describe('PostgREST logs', () => {
   });
   afterAll(() => gateway.close());
 
-  it('writes a postgrest event next to the edge event of the project row and query routes only', async () => {
+  it('are the rest service\'s: the gateway writes only edge events, for the dashboard\'s row routes and the data API alike', async () => {
     const cookie = { cookie: 'dash_session=cookie-dev' };
+    const before = upstreams.events.length;
     await fetch(`${gateway.url}/api/pg-meta/default/tables/16384/rows/select`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/json' }, body: '{}' });
-    await fetch(`${gateway.url}/api/pg-meta/default/sql/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    await fetch(`${gateway.url}/api/pg-meta/default/tables?limit=1`, { headers: cookie });
-    await fetch(`${gateway.url}/api/storage/default/buckets`, { headers: cookie });
-    // A route's postgrest event is queued with its edge event, so once these are in, no other can follow.
-    await waitUntil(() => upstreams.events.filter((e) => e.source === 'edge').length >= 4, 'the four edge events are posted');
-    const postgrest = upstreams.events.filter((e) => e.source === 'postgrest');
-    expect(postgrest.map((e) => e.metadata)).toEqual([
-      expect.objectContaining({ method: 'POST', path: '/api/pg-meta/default/tables/16384/rows/select', status: 200, role: 'developer' }),
-      expect.objectContaining({ method: 'POST', path: '/api/pg-meta/default/sql/run', status: 200, role: null }),
-    ]);
-    const edge = upstreams.events.find((e) => e.source === 'edge' && metadataOf(e).path.endsWith('/rows/select'))!;
-    expect(postgrest[0]).toMatchObject({ project_ref: 'default', timestamp: edge.timestamp, event_message: edge.event_message });
-    for (const event of postgrest) expect(validEvent(event)).toBe(true);
+    await fetch(`${gateway.url}/p/default/rest/v1/todos?select=id`, { headers: { apikey: 'key' } });
+    await waitUntil(() => upstreams.events.length >= before + 2, 'the two edge events are posted');
+    const events = upstreams.events.slice(before);
+    expect(events.map((e) => e.source)).toEqual(['edge', 'edge']);
+    expect(events.map((e) => metadataOf(e).path)).toEqual(['/api/pg-meta/default/tables/16384/rows/select', '/p/default/rest/v1/todos']);
   });
 });
 

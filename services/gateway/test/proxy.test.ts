@@ -373,9 +373,24 @@ describe('project API (/p/{ref}/storage/v1)', () => {
     expect(lastSeen().headers.expect).toBeUndefined();
   });
 
+  it('forwards the data API to the rest service with the query string, keys and PostgREST headers, no dashboard identity', async () => {
+    const response = await fetch(`${gateway.url}/p/default/rest/v1/todos?select=id,title&id=eq.1`, {
+      headers: { apikey: 'anon-key', prefer: 'count=exact', 'accept-profile': 'public' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-expose-headers')).toContain('content-range');
+    const seen = lastSeen();
+    expect(seen.service).toBe('rest');
+    expect(seen.url).toBe('/default/v1/todos?select=id,title&id=eq.1');
+    expect(seen.headers.apikey).toBe('anon-key');
+    expect(seen.headers.prefer).toBe('count=exact');
+    expect(seen.headers['accept-profile']).toBe('public');
+    expect(seen.identity).toBeNull();
+  });
+
   it('refuses unknown APIs, bad refs and dot segments before the storage service sees them', async () => {
     const before = upstreams.seen.length;
-    expect((await fetch(`${gateway.url}/p/default/rest/v1/todos`)).status).toBe(404);
+    expect((await fetch(`${gateway.url}/p/default/functions/v1/hello`)).status).toBe(404);
     expect((await fetch(`${gateway.url}/p/Not_A_Ref/storage/v1/bucket`)).status).toBe(404);
     expect(await rawStatus(`${api()}/object/public/b/%2e%2e/secret`)).toBe(400);
     expect(await rawStatus(`${api()}/object/public/b/..%5csecret`)).toBe(400);

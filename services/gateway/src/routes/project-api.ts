@@ -15,10 +15,11 @@ export interface ProjectApiOptions {
 
 /**
  * The project APIs apps call, under the dashboard's origin: `/p/{ref}/storage/v1` is Supabase's
- * `/storage/v1`; `/p/{ref}/analytics/v1` takes events for the project's collections (logs service).
+ * `/storage/v1`; `/p/{ref}/analytics/v1` takes events for the project's collections (logs service);
+ * `/p/{ref}/rest/v1` is the data API (PostgREST's `/rest/v1`, rest service).
  */
 export const PROJECT_API_PREFIX = '/p/';
-const PROJECT_APIS = { storage: 'storage', analytics: 'logs' } as const satisfies Record<string, ServiceName>;
+const PROJECT_APIS = { storage: 'storage', analytics: 'logs', rest: 'rest' } as const satisfies Record<string, ServiceName>;
 type ProjectApiService = (typeof PROJECT_APIS)[keyof typeof PROJECT_APIS];
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
@@ -30,8 +31,8 @@ const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': METHODS.join(', '),
-  'access-control-allow-headers': 'authorization, apikey, content-type, cache-control, x-upsert, x-client-info, x-metadata, range, content-length',
-  'access-control-expose-headers': 'content-length, content-range, content-type, etag, last-modified, cache-control, content-disposition',
+  'access-control-allow-headers': 'authorization, apikey, content-type, cache-control, x-upsert, x-client-info, x-metadata, range, range-unit, content-length, prefer, accept-profile, content-profile',
+  'access-control-expose-headers': 'content-length, content-range, content-type, etag, last-modified, cache-control, content-disposition, location, preference-applied, content-location',
   'access-control-max-age': '86400',
 };
 

@@ -16,11 +16,10 @@ import {
   type ServiceName,
 } from '@dash/contracts';
 import { MAX_DRAINED_BYTES, readCookie, sendError, signForwardedClient } from '@dash/service-kit';
-import { SERVICES } from '../config';
+import { DASHBOARD_SERVICES } from '../config';
 import { unavailableMessage, type ProjectStatusCache } from '../project-status';
 import { awaitingMfa, bearerToken, routeMatcher, routeParamsMatcher, userIdentityHeader, type SessionResolver } from '../sessions';
 import { projectApiRoutes } from './project-api';
-import { notePostgrestCaller } from '../postgrest-logs';
 
 export interface ProxyOptions {
   upstreams: Record<ServiceName, string>;
@@ -37,7 +36,7 @@ const PROJECT_SERVICES: readonly ServiceName[] = ['pg-meta', 'storage'];
 const REF_SEGMENT = /^\/([a-z0-9-]{1,64})(?:\/|$)/;
 /** Platform writes that change a project's status or who belongs to it: `/projects` and `/projects/{ref}/...`. */
 const PROJECT_WRITE = /^\/projects(?:\/([a-z0-9-]{1,64}))?(?:[/?]|$)/;
-const isService = (name: string): name is ServiceName => (SERVICES as readonly string[]).includes(name);
+const isService = (name: string): name is ServiceName => (DASHBOARD_SERVICES as readonly string[]).includes(name);
 
 export type ProxyTarget =
   | { kind: 'forward'; service: ServiceName; path: string }
@@ -132,7 +131,6 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
       if (projectWrite) projectWrites.set(request, { token, ref: projectWrite[1] });
       // A member's call to a project that is paused or coming up stops here; anyone else learns nothing of it.
       const ref = PROJECT_SERVICES.includes(service) ? REF_SEGMENT.exec(path)?.[1] : undefined;
-      if (service === 'pg-meta') notePostgrestCaller(request, (ref && session && projectRole(session.projects, ref)) || null);
       if (ref && session && projectRole(session.projects, ref)) {
         const unavailable = unavailableMessage(ref, await options.projectStatuses.status(ref));
         if (unavailable) return sendError(reply, 503, unavailable);
@@ -157,7 +155,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
   });
 
   await projectApiRoutes(app, {
-    upstreams: { storage: options.upstreams.storage, logs: options.upstreams.logs },
+    upstreams: { storage: options.upstreams.storage, logs: options.upstreams.logs, rest: options.upstreams.rest },
     publicProtocol: options.publicProtocol,
     secret: options.secret,
     projectStatuses: options.projectStatuses,

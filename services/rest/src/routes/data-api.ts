@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { serveApiRequest, type RestContext } from './context';
+import { openApiDocument } from '../openapi/document';
+import { negotiate } from '../server/request';
+import { readRelation } from './read';
+
+/**
+ * The data API's routes under `/:ref/v1` (the gateway serves them as `/p/:ref/rest/v1`): a relation's rows
+ * at `/:relation`, functions at `/rpc/:function`. Bodies are read as text: a write's JSON goes to the
+ * database as one parameter, and PostgREST's errors (not Fastify's) answer a body that does not parse.
+ */
+export async function dataApiRoutes(app: FastifyInstance, { ctx }: { ctx: RestContext }): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  // The root: the OpenAPI document of the request's schema (Accept-Profile picks another exposed one).
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/:ref/v1/',
+    handler: (request, reply) =>
+      serveApiRequest(ctx, request, reply, '/', async (api) => {
+        const wanted = request.headers.accept?.includes('application/openapi+json') ? 'json' : negotiate(request.headers.accept, ['json']);
+        const forwardedHost = request.headers['x-forwarded-host'];
+        const document = openApiDocument(api.cache, api.schema, {
+          host: (Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost) ?? request.headers.host ?? 'localhost',
+          basePath: `/p/${api.ref}/rest/v1`,
+          scheme: request.forwardedClient?.proto ?? 'http',
+        });
+        reply.type(wanted === 'json' ? 'application/openapi+json; charset=utf-8' : 'application/json; charset=utf-8');
+        return request.method === 'HEAD' ? reply.send() : reply.send(JSON.stringify(document));
+      }),
+  });
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/:ref/v1/:relation',
+    handler: (request, reply) => {
+      const { relation } = request.params as { relation: string };
+      return serveApiRequest(ctx, request, reply, `/${relation}`, (api) => readRelation(ctx, request, reply, api, relation));
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyReply } from 'fastify';
+import { PostgrestError } from '../query/errors';
+import type { ResponseFormat } from './request';
+import type { ResponseSettings } from './transaction';
+
+export const CONTENT_TYPES: Record<ResponseFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  object: 'application/vnd.pgrst.object+json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+};
+
+/**
+ * The body of an `application/vnd.pgrst.object+json` response: the one row of the JSON array the statement
+ * made. Not exactly one row is PGRST116 (406), as PostgREST answers.
+ */
+export function singleObject(body: string, rows: number): string {
+  if (rows !== 1) {
+    throw new PostgrestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`);
+  }
+  // json_agg writes `[` + the element + `]`: the element is what is between them.
+  return body.slice(body.indexOf('[') + 1, body.lastIndexOf(']')).trim();
+}
+
+/** What a function or policy set for the response (`response.headers`, `response.status`) goes onto the reply. */
+export function applyResponseSettings(reply: FastifyReply, settings: ResponseSettings): void {
+  for (const [name, value] of settings.headers) reply.header(name, value);
+  if (settings.status !== null) reply.status(settings.status);
+}
+
+/** PostgREST's error body. */
+export function sendPostgrestError(reply: FastifyReply, error: PostgrestError): FastifyReply {
+  return reply.status(error.status).type('application/json; charset=utf-8').send(JSON.stringify(error.toJSON()));
+}
