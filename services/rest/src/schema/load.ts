@@ -139,6 +139,7 @@ export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]):
   // Every exposed relation's columns as base-column references: a table's are its own, a view's those it selects as they are.
   const exposed = classes.filter((c) => c.kind !== 'c');
   const refsOf = new Map<number, Map<ColumnRef, string>>();
+  const tablesShownBy = (rel: number) => new Set([...refsOf.get(rel)!.keys()].map((column) => Number(column.split(':')[0])));
   /** The exposed relations showing some column of a table, by the table's OID. */
   const showing = new Map<number, ClassRow[]>();
   for (const rel of exposed) {
@@ -148,9 +149,7 @@ export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]):
       if (!map.has(base)) map.set(base, column.name);
     }
     refsOf.set(rel.oid, map);
-    for (const table of new Set([...map.keys()].map((column) => Number(column.split(':')[0])))) {
-      showing.set(table, [...(showing.get(table) ?? []), rel]);
-    }
+    for (const table of tablesShownBy(rel.oid)) showing.set(table, [...(showing.get(table) ?? []), rel]);
   }
   /** The names `rel` gives to the columns `attnums` of `table`, if it has them all. */
   const namesIn = (rel: number, table: number, attnums: number[]): string[] | null => {
@@ -159,13 +158,16 @@ export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]):
     return names.every((name) => name !== undefined) ? (names as string[]) : null;
   };
 
-  const uniqueKeys = keys.filter((key) => key.type !== 'f');
-  const isUnique = (table: number, attnums: number[]) =>
-    uniqueKeys.some((key) => key.rel === table && key.cols.length === attnums.length && key.cols.every((col) => attnums.includes(col)));
+  const uniqueKeysOf = new Map<number, KeyRow[]>();
+  for (const key of keys) if (key.type !== 'f') uniqueKeysOf.set(key.rel, [...(uniqueKeysOf.get(key.rel) ?? []), key]);
+  const isUnique = (table: number, attnums: number[]) => (uniqueKeysOf.get(table) ?? [])
+    .some((key) => key.cols.length === attnums.length && key.cols.every((col) => attnums.includes(col)));
 
   const relations = new Map<string, Relation>();
   for (const rel of exposed) {
-    const primary = uniqueKeys.filter((key) => key.type === 'p').map((key) => namesIn(rel.oid, key.rel, key.cols)).find((names) => names !== null);
+    // A view's key is the first base table's primary key it shows whole (its own table's, for a table).
+    const primary = [...tablesShownBy(rel.oid)].flatMap((table) => uniqueKeysOf.get(table) ?? [])
+      .filter((key) => key.type === 'p').map((key) => namesIn(rel.oid, key.rel, key.cols)).find((names) => names !== null);
     relations.set(relationKey(rel.schema, rel.name), {
       schema: rel.schema,
       name: rel.name,
