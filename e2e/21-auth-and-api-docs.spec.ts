@@ -46,7 +46,8 @@ test('every auth and API docs route shows its page, with the menu and notice', a
   }
   await expect(page.getByText('Column Privileges have moved to the Database section.')).toBeVisible();
   await page.goto(api('/graphiql'));
-  await expect(page.getByText('GraphQL is not enabled')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Run queries as' })).toBeVisible();
+  await expect(page.locator('.graphiql-container')).toBeVisible();
   await screenshot(page, '21-api-graphiql');
 });
 

@@ -33,3 +33,8 @@ export const dataApiRoutes = {
     access: access.project(Permission.TenantSqlAdminWrite),
   }),
 };
+
+/** The project's GraphQL endpoint on the dashboard's origin (the gateway serves the graphql service's `/:ref/v1` there). */
+export function graphqlEndpointPath(ref: string): string {
+  return `/p/${encodeURIComponent(ref)}/graphql/v1`;
+}

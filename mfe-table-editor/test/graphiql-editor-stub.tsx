@@ -1,0 +1,26 @@
+import { useState } from 'react';
+import type { GraphqlRequest } from '../src/api-docs/GraphiqlPage';
+
+/**
+ * Stands in for the `graphiql` editor in jsdom (it is ESM-only and draws with CodeMirror): a button runs a
+ * query through the page's fetcher, as GraphiQL's run button does, and shows the reply or the error.
+ */
+export default function GraphiqlEditorStub({ fetcher }: { fetcher: (request: GraphqlRequest) => Promise<unknown> }) {
+  const [shown, setShown] = useState('');
+  return (
+    <div>
+      <button
+        type="button"
+        onClick={() =>
+          fetcher({ query: '{ allTodos { nodes { title } } }' }).then(
+            (reply) => setShown(JSON.stringify(reply)),
+            (error: Error) => setShown(`error: ${error.message}`),
+          )
+        }
+      >
+        Run query
+      </button>
+      <output aria-label="Reply">{shown}</output>
+    </div>
+  );
+}
