@@ -15,6 +15,10 @@ const FIXTURE = `
   );
   create table public."odd ""names""" ("k'ey" int primary key, "va,l" text);
   create table public.nokey (a int, b text);
+  create table public.secrets (id int primary key, title text, secret text default 'hidden');
+  revoke all on public.secrets from anon;
+  grant insert, update on public.secrets to anon;
+  grant select (id, title) on public.secrets to anon;
 `;
 
 const todos = table('public', 'todos', [
@@ -27,7 +31,8 @@ const todos = table('public', 'todos', [
 ], ['id']);
 const odd = table('public', 'odd "names"', [column("k'ey", 'integer'), column('va,l', 'text')], ["k'ey"]);
 const nokey = table('public', 'nokey', [column('a', 'integer'), column('b', 'text')]);
-const cache = cacheOf([todos, odd, nokey]);
+const secrets = table('public', 'secrets', [column('id', 'integer'), column('title', 'text'), column('secret', 'text', { default: "'hidden'::text" })], ['id']);
+const cache = cacheOf([todos, odd, nokey, secrets]);
 
 const query = (relation: string, extra: Partial<ReadQuery> = {}): ReadQuery => ({
   schema: 'public', relation, select: [{ kind: 'star' }], filters: [], order: [], range: { offset: 0, limit: null }, ...extra,
@@ -42,7 +47,7 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 beforeEach(async () => {
-  await db.client.query('truncate public.todos, public."odd ""names""", public.nokey restart identity');
+  await db.client.query('truncate public.todos, public."odd ""names""", public.nokey, public.secrets restart identity');
 });
 
 const bodyOf = (row: Record<string, unknown>) => JSON.parse(row.body as string);
@@ -198,6 +203,28 @@ describe('insert', () => {
     expect(locationHeader('todos', single.location as string)).toBe('/todos?id=eq.3');
     const keyless = await db.run(buildInsertSql(cache, { ...insert('nokey', '{"a":1}'), returning: 'headers-only' }));
     expect(keyless.location).toBeNull();
+  });
+
+  test('a role that may read some columns only writes and reads back those (the mutation returns what the read needs)', async () => {
+    await db.client.query('begin');
+    try {
+      await db.client.query('set local role anon');
+      const statement = buildInsertSql(cache, {
+        ...insert('secrets', '{"id":1,"title":"t","secret":"s"}'), query: query('secrets', { select: parseSelect('title'), order: parseOrder('id') }),
+      });
+      expect(statement.text).toContain('returning "secrets"."title", "secrets"."id")');
+      expect(bodyOf(await db.run(statement))).toEqual([{ title: 't' }]);
+      const located = await db.run(buildInsertSql(cache, { ...insert('secrets', '{"id":2,"title":"u"}'), returning: 'headers-only' }));
+      expect(locationHeader('secrets', located.location as string)).toBe('/secrets?id=eq.2');
+      const updated = await db.run(buildUpdateSql(cache, {
+        query: query('secrets', { filters: [parseFilter('id', 'eq.2')], select: parseSelect('id,title') }), returning: 'representation',
+        payload: readPayload('{"title":"v"}'),
+      }));
+      expect(bodyOf(updated)).toEqual([{ id: 2, title: 'v' }]);
+      await expect(db.run(buildInsertSql(cache, insert('secrets', '{"id":3}')))).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await db.client.query('rollback');
+    }
   });
 
   test('a 10,000-row insert is one statement', async () => {

@@ -59,7 +59,7 @@ export function buildInsertSql(cache: SchemaCache, request: InsertRequest): Writ
     where: counter ? [counter.increment] : [],
     conflict,
     onUpdate: counter?.decrement ?? null,
-    returning: returningSql(relation, request.returning !== 'minimal'),
+    returning: returningSql(relation, request),
   });
   return wrap(cache, request, mutation, params, { location, inserted: counter?.total ?? null });
 }
@@ -93,7 +93,7 @@ export function buildPutSql(cache: SchemaCache, request: UpdateRequest): WriteSt
     where: [...keyFilters.map(({ tree }) => treeSql(tree, (field) => fieldSql('pgrst_body', field), params)), counter.increment],
     conflict: pk,
     onUpdate: counter.decrement,
-    returning: returningSql(relation, request.returning !== 'minimal'),
+    returning: returningSql(relation, request),
   });
   return wrap(cache, { ...request, query: { ...query, filters: embeddedFilters(query.filters) } }, mutation, params, { location: false, inserted: counter.total });
 }
@@ -104,7 +104,7 @@ export function buildUpdateSql(cache: SchemaCache, request: UpdateRequest): Writ
   const params = new Parameters();
   const columns = payloadColumns(relation, request.payload.keys);
   const target = targetSql(relation);
-  const returning = returningSql(relation, request.returning !== 'minimal');
+  const returning = returningSql(relation, request);
   if (columns.length === 0) {
     // `update ... set` needs a column: an empty body changes nothing, and answers no rows.
     return wrap(cache, request, `select ${returning} from ${target} where false`, params, { location: false, inserted: null });
@@ -120,7 +120,7 @@ export function buildDeleteSql(cache: SchemaCache, request: WriteRequest): Write
   const relation = findRelation(cache, request.query);
   const params = new Parameters();
   const where = rowsSql(relation, request.query, params);
-  const returning = returningSql(relation, request.returning !== 'minimal');
+  const returning = returningSql(relation, request);
   return wrap(cache, request, `delete from ${targetSql(relation)}${where} returning ${returning}`, params, { location: false, inserted: null });
 }
 
@@ -158,8 +158,28 @@ function payloadColumns(relation: Relation, keys: string[]): Column[] {
 
 const targetSql = (relation: Relation) => `${quoteIdent(relation.schema)}.${quoteIdent(relation.name)}`;
 
-/** Rows only when something reads them back: counting needs one value a row, not the row. */
-const returningSql = (relation: Relation, rows: boolean) => (rows ? `${quoteIdent(relation.name)}.*` : '1');
+/**
+ * What the mutation returns: `1` when only counted; for a representation the relation's columns the read
+ * needs (so a role granted SELECT on some columns only can write and read those back, as with PostgREST),
+ * or the whole row when `select` has `*`, an embed (its keys) or a computed column (a function of the row);
+ * for a Location, the primary key.
+ */
+function returningSql(relation: Relation, request: WriteRequest): string {
+  const all = `${quoteIdent(relation.name)}.*`;
+  if (request.returning === 'minimal') return '1';
+  const names = new Set<string>();
+  if (request.returning === 'headers-only') relation.primaryKey.forEach((name) => names.add(name));
+  else {
+    const fields = request.query.select.map((node) => (node.kind === 'column' || node.kind === 'aggregate' ? node.field ?? null : undefined));
+    for (const term of request.query.order) fields.push(term.relation === undefined ? term.field : undefined);
+    for (const field of fields) {
+      if (field === null) continue;
+      if (field === undefined || !relation.columns.some((column) => column.name === field.name)) return all;
+      names.add(field.name);
+    }
+  }
+  return names.size === 0 ? '1' : [...names].map((name) => `${quoteIdent(relation.name)}.${quoteIdent(name)}`).join(', ');
+}
 
 /**
  * Counts the rows an upsert inserted rather than updated (201 against 200) in a setting of the transaction:
