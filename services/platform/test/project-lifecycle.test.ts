@@ -310,7 +310,7 @@ describe('deleting a project', () => {
   it('deletes the row, then drops the database and its roles', async () => {
     const ref = await activeProject('Doomed');
     const database = `${platform.prefix}${ref}`;
-    expect(await rolesOf(database)).toHaveLength(3);
+    expect(await rolesOf(database)).toHaveLength(4);
     expect(expectContract(routes.deleteProject, await remove(ref, users.administrator, 'Doomed'))).toEqual({ ok: true });
     expect(await platform.ctx.db.selectFrom('projects').select('id').where('ref', '=', ref).executeTakeFirst()).toBeUndefined();
     expect(await databasesWithPrefix(database)).toEqual([]);

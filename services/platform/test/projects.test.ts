@@ -157,13 +157,14 @@ describe('internal routes', () => {
     '/internal/sessions/resolve': { url: '/internal/sessions/resolve', payload: { token: 'x' } },
     '/internal/projects/:ref/connection': { url: '/internal/projects/alpha/connection' },
     '/internal/projects/:ref/storage-settings': { url: '/internal/projects/alpha/storage-settings' },
+    '/internal/projects/:ref/data-api-settings': { url: '/internal/projects/alpha/data-api-settings' },
     '/internal/registry': { url: '/internal/registry' },
     '/internal/registry/versions': { url: '/internal/registry/versions', payload: {} },
     '/internal/registry/rollback': { url: '/internal/registry/rollback', payload: { name: 'x' } },
   };
 
   it('covers every internal route of the contract', () => {
-    expect(internal.length).toBe(7);
+    expect(internal.length).toBe(8);
     for (const def of internal) expect(sample[def.url]).toBeDefined();
   });
 
