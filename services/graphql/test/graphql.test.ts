@@ -129,6 +129,19 @@ describe('as an authenticated user', () => {
   });
 });
 
+describe('many callers at once', () => {
+  test('concurrent requests of different roles each see their own rows (settings are per transaction)', async () => {
+    const callers: { headers: Record<string, string>; expected: string[] }[] = [
+      { headers: { authorization: `Bearer ${userToken(ALICE)}` }, expected: ['alice 1', 'alice 2', 'alice 3'] },
+      { headers: { authorization: `Bearer ${userToken(BOB)}` }, expected: ['bob 1'] },
+      { headers: {}, expected: ['public 1', 'anon note'] },
+    ];
+    const runs = Array.from({ length: 30 }, (_, i) => callers[i % callers.length]!);
+    const replies = await Promise.all(runs.map((caller) => gql(TITLES, caller.headers)));
+    replies.forEach((reply, i) => expect(titles(reply.body)).toEqual(runs[i]!.expected));
+  });
+});
+
 describe('as service_role', () => {
   test('reads every row and deletes any', async () => {
     const headers = { authorization: `Bearer ${key('service_role')}` };
@@ -161,6 +174,16 @@ describe('refused tokens', () => {
     const roleless = await gql(TITLES, { apikey: signJwt(JWT_SECRET, { sub: ALICE }) });
     expect(roleless.status).toBe(401);
     expect(roleless.body).toMatchObject({ code: 'PGRST301', message: 'JWT has no "role" claim' });
+  });
+});
+
+describe('roles a token may not become', () => {
+  test.each([['postgres'], ['the project admin'], ['pg_read_server_files']])('a validly signed token naming %s reads nothing', async (which) => {
+    const role = which === 'the project admin' ? `${db.name}_admin` : which;
+    const response = await gql('{ allTodos { nodes { title } } whoami }', { authorization: `Bearer ${key(role)}` });
+    expect(response.body.errors?.[0]?.message).toMatch(/permission denied to set role/);
+    expect(response.body.data?.allTodos ?? null).toBeNull();
+    expect(response.body.data?.whoami ?? null).toBeNull();
   });
 });
 
