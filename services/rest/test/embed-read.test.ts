@@ -225,6 +225,34 @@ describe('embedding (PostgREST docs: resource embedding)', () => {
   });
 });
 
+describe('other relation kinds and row level security', () => {
+  test('a materialized view and a partitioned table embed like tables', async () => {
+    expect(await read('director_stats', 'select=film_count,directors(last_name)&order=director_id')).toEqual([
+      { film_count: 1, directors: { last_name: 'Dickson' } }, { film_count: 1, directors: { last_name: 'Lumière' } }, { film_count: 2, directors: { last_name: 'Méliès' } },
+    ]);
+    expect(await read('films', 'select=id,ticket_sales(price)&ticket_sales=not.is.null&order=id')).toEqual([
+      { id: 3, ticket_sales: [{ price: 5 }] }, { id: 4, ticket_sales: [{ price: 7.5 }] },
+    ]);
+  });
+
+  test('auth.uid() policies: a user reads only their rows (embeds included), anon none', async () => {
+    const as = async (role: string, sub: string | null, search: string) => {
+      await client.query('begin');
+      try {
+        await client.query(`set local role ${role}`);
+        await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(sub ? { sub, role } : { role })]);
+        return await read('films', search);
+      } finally {
+        await client.query('rollback');
+      }
+    };
+    const search = 'select=id,reviews(body)&reviews=not.is.null';
+    expect(await as('authenticated', '00000000-0000-0000-0000-00000000000a', search)).toEqual([{ id: 4, reviews: [{ body: 'A classic' }] }]);
+    expect(await as('authenticated', '00000000-0000-0000-0000-00000000000b', search)).toEqual([{ id: 3, reviews: [{ body: 'Spooky' }] }]);
+    expect(await as('anon', null, search)).toEqual([]);
+  });
+});
+
 describe('aggregates', () => {
   const enabled = { aggregatesEnabled: true };
   test('count() grouped by the other columns; sum() with a cast', async () => {

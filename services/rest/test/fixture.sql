@@ -78,6 +78,31 @@ create table public.screenings (
   seats int4range
 );
 
+-- A partitioned table (its partitions are not served on their own).
+create table public.ticket_sales (
+  id integer not null,
+  sold_on date not null,
+  film_id integer not null references public.films (id),
+  price numeric(6, 2) not null,
+  primary key (id, sold_on)
+) partition by range (sold_on);
+create table public.ticket_sales_2024 partition of public.ticket_sales for values from ('2024-01-01') to ('2025-01-01');
+
+-- Row level security on auth.uid(): a signed-in user reads and writes only their own reviews, anon none.
+create table public.reviews (
+  id serial primary key,
+  film_id integer not null references public.films (id),
+  author uuid not null default auth.uid(),
+  body text not null
+);
+alter table public.reviews enable row level security;
+create policy reviews_own on public.reviews for all to authenticated
+  using (author = auth.uid()) with check (author = auth.uid());
+
+-- A materialized view: read-only; its key to directors is inferred like a view's.
+create materialized view public.director_stats as
+  select director_id, count(*)::integer as film_count from public.films group by director_id;
+
 -- A view over a join: its key and its foreign key to directors are inferred from the base tables.
 create view public.film_details as
   select f.id, f.title, f.year, f.director_id, d.last_name as director_last_name
@@ -147,6 +172,14 @@ insert into public.orders (id, name, billing_address_id, shipping_address_id) va
 insert into public.screenings (film_id, during, seats) values
   (4, '[2024-01-01 20:00, 2024-01-01 22:00)', '[1,100)'),
   (3, '[2024-01-02 18:00, 2024-01-02 19:00)', '[1,50)');
+
+insert into public.ticket_sales (id, sold_on, film_id, price) values (1, '2024-01-01', 4, 7.50), (2, '2024-01-02', 3, 5.00);
+
+insert into public.reviews (film_id, author, body) values
+  (4, '00000000-0000-0000-0000-00000000000a', 'A classic'),
+  (3, '00000000-0000-0000-0000-00000000000b', 'Spooky');
+
+refresh materialized view public.director_stats;
 
 grant all on all tables in schema public to anon, authenticated, service_role;
 grant all on all sequences in schema public to anon, authenticated, service_role;

@@ -37,6 +37,10 @@ test('relations of the exposed schemas only, with their kind, key and updatabili
   // A view over a join is not auto-updatable; its key is the base table's, selected as it is.
   expect(relation('film_details')).toMatchObject({ kind: 'view', primaryKey: ['id'], insertable: false, updatable: false, deletable: false });
   expect(relation('film_details').columns.map((c) => c.name)).toEqual(['id', 'title', 'year', 'director_id', 'director_last_name']);
+  expect(relation('ticket_sales')).toMatchObject({ kind: 'partitioned_table', primaryKey: ['id', 'sold_on'], insertable: true });
+  expect(cache.relations.has(relationKey('public', 'ticket_sales_2024'))).toBe(false);
+  expect(relation('director_stats')).toMatchObject({ kind: 'materialized_view', primaryKey: [], insertable: false, updatable: false });
+  expect(column('ticket_sales', 'price').type).toBe('numeric(6,2)');
 });
 
 test('columns: types, enum labels through a domain, arrays, defaults, identity, generated, nullability, comments', () => {
@@ -59,6 +63,8 @@ test('foreign keys: tables\' own, one-to-one, and those inferred for a view from
     'technical_specs_film_id_fkey: film_id -> films(id) 1:1', 'technical_specs_film_id_fkey: film_id -> film_details(id) 1:1',
   ]);
   expect(keys('presidents')).toEqual(['presidents_predecessor_id_fkey: predecessor_id -> presidents(id)']);
+  expect(keys('director_stats')).toEqual(['films_director_id_fkey: director_id -> directors(id)']);
+  expect(keys('ticket_sales')).toEqual(['ticket_sales_film_id_fkey: film_id -> films(id)', 'ticket_sales_film_id_fkey: film_id -> film_details(id)']);
 });
 
 test('functions: overloads, named/defaulted/variadic/inout parameters, return kinds, volatility; computed relationships', () => {

@@ -8,7 +8,8 @@ import {
 const KINDS: Record<string, RelationKind> = { r: 'table', p: 'partitioned_table', v: 'view', m: 'materialized_view', f: 'foreign_table' };
 
 /**
- * Classes (relations and composite types) of the exposed schemas. `pg_relation_is_updatable`'s bits are
+ * Classes (relations and composite types) of the exposed schemas; a partition is reached through its
+ * partitioned table only, as PostgREST has it. `pg_relation_is_updatable`'s bits are
  * 1 << CmdType: 4 update, 8 insert, 16 delete.
  */
 const CLASSES_SQL = `
@@ -16,7 +17,7 @@ select c.oid::int as oid, n.nspname as schema, c.relname as name, c.relkind as k
   pg_catalog.obj_description(c.oid, 'pg_class') as description,
   case when c.relkind = 'c' then 0 else pg_catalog.pg_relation_is_updatable(c.oid::regclass, true) end as updatable
 from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f', 'c')`;
+where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f', 'c') and not c.relispartition`;
 
 const COLUMNS_SQL = `
 select a.attrelid::int as rel, a.attname as name, a.attnum as position, pg_catalog.format_type(a.atttypid, a.atttypmod) as type,
