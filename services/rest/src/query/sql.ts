@@ -11,7 +11,11 @@ export interface ReadQuery {
   schema: string;
   relation: string;
   select: SelectNode[];
-  /** Filters and logic trees, all of which a row must pass. */
+  /**
+   * Filters and logic trees, all of which a row must pass; `embedPath` picks the embedded resource they filter
+   * (its rows only, or its parent's too with `!inner`). A filter named after an embed of its level
+   * (`actors=not.is.null`) tests that embed for null or empty.
+   */
   filters: Filter[];
   order: OrderTerm[];
   range: Range;

@@ -81,7 +81,8 @@ const ref = (rel: number, attnum: number): ColumnRef => `${rel}:${attnum}`;
 
 /**
  * Reads the schema cache of `schemas` from the catalog alone (the `api` login role reads no table), in a
- * handful of round trips whatever the number of tables.
+ * handful of round trips whatever the number of tables. Run it in a `repeatable read` transaction for one
+ * snapshot of the catalog across those queries.
  */
 export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]): Promise<SchemaCache> {
   const classes = (await client.query<ClassRow>(CLASSES_SQL, [schemas])).rows;
