@@ -283,6 +283,36 @@ describe('update and delete', () => {
       returning: 'representation',
     }));
     expect(bodyOf(row).map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
+    expect(() => buildDeleteSql(cache, { ...limited, query: { ...limited.query, order: parseOrder('rel(id)') } })).toThrow(expect.objectContaining({ code: 'PGRST109' }));
+  });
+
+  test('a limited PATCH on a view and on a partitioned table', async () => {
+    await db.client.query('begin');
+    try {
+      await db.client.query(`
+        create view public.open_todos as select id, title from public.todos where not done;
+        create table public.parts (id int, title text) partition by range (id);
+        create table public.parts_1 partition of public.parts for values from (0) to (10);
+        create table public.parts_2 partition of public.parts for values from (10) to (20);
+        insert into public.parts values (1, 'a'), (11, 'b'), (12, 'c');
+      `);
+      const view = { ...table('public', 'open_todos', [column('id', 'bigint'), column('title', 'text')]), kind: 'view' as const };
+      const parts = { ...table('public', 'parts', [column('id', 'integer'), column('title', 'text')]), kind: 'partitioned_table' as const };
+      const scoped = cacheOf([view, parts]);
+      const onView = await db.run(buildUpdateSql(scoped, {
+        query: query('open_todos', { order: parseOrder('id.desc'), range: parseRange({ limit: '1' }), select: parseSelect('id,title') }),
+        returning: 'representation', payload: readPayload('{"title":"last open"}'),
+      }));
+      expect(bodyOf(onView)).toEqual([{ id: 2, title: 'last open' }]);
+      const onParts = await db.run(buildUpdateSql(scoped, {
+        query: query('parts', { order: parseOrder('id'), range: parseRange({ limit: '1' }), select: parseSelect('id') }),
+        returning: 'representation', payload: readPayload('{"title":"x"}'),
+      }));
+      // id 1 and id 11 are each their partition's first tuple: the same ctid, told apart by tableoid.
+      expect(bodyOf(onParts)).toEqual([{ id: 1 }]);
+    } finally {
+      await db.client.query('rollback');
+    }
   });
 
   test('DELETE with filters returns the deleted rows; return=minimal only counts', async () => {

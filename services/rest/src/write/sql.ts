@@ -266,7 +266,9 @@ function defaultSql(relation: Relation, column: Column): string | null {
 
 /**
  * The WHERE of an update or delete: the URL's top-level filters, and with `limit`/`offset` (which need an
- * `order`, PGRST109) only the rows that order and range choose, identified by their `ctid`.
+ * `order`, PGRST109) only the rows that order and range choose. A table's rows are told apart by `ctid`
+ * (with `tableoid` across a partitioned table's partitions); a view has neither, so its rows are those
+ * matching the chosen rows' order columns, as PostgREST does (hence its hint: order by unique columns).
  */
 function rowsSql(relation: Relation, query: ReadQuery, params: Parameters): string {
   const table = quoteIdent(relation.name);
@@ -275,15 +277,18 @@ function rowsSql(relation: Relation, query: ReadQuery, params: Parameters): stri
     .map((filter) => treeSql(filter.tree, (field) => fieldSql(table, field), params));
   const where = conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '';
   if (query.range.limit === null && query.range.offset === 0) return where;
-  if (query.order.length === 0) {
+  const terms = query.order.filter((term) => term.relation === undefined);
+  if (terms.length === 0) {
     throw new PostgrestError(400, 'PGRST109', "A 'limit' was applied without an explicit 'order'", null, "Apply an 'order' using unique column(s)");
   }
-  const order = query.order
-    .filter((term) => term.relation === undefined)
-    .map((term) => [fieldSql(table, term.field), term.direction, term.nulls && `nulls ${term.nulls}`].filter(Boolean).join(' '));
+  const order = terms.map((term) => [fieldSql(table, term.field), term.direction, term.nulls && `nulls ${term.nulls}`].filter(Boolean).join(' '));
   const limit = query.range.limit !== null ? ` limit ${params.add(String(query.range.limit))}` : '';
   const offset = query.range.offset > 0 ? ` offset ${params.add(String(query.range.offset))}` : '';
-  return ` where ${table}.ctid = any(array(select ${table}.ctid from ${targetSql(relation)}${where} order by ${order.join(', ')}${limit}${offset}))`;
+  const identity = relation.kind === 'table' ? ['ctid']
+    : relation.kind === 'partitioned_table' ? ['tableoid', 'ctid']
+      : [...new Set(terms.map((term) => quoteIdent(term.field.name)))];
+  const columns = identity.map((name) => `${table}.${name}`).join(', ');
+  return ` where (${columns}) in (select ${columns} from ${targetSql(relation)}${where} order by ${order.join(', ')}${limit}${offset})`;
 }
 
 const embeddedFilters = (filters: Filter[]) => filters.filter((filter) => filter.embedPath.length > 0);
