@@ -1,4 +1,5 @@
 import { buildReadSql, parseFilter, parseLogic, parseOrder, parseRange, parseSelect, PostgrestError, type ReadQuery } from '../src';
+import { relationKey, type Relation, type SchemaCache } from '../src/schema/types';
 
 const ENVELOPE = (inner: string, total = 'null::bigint') =>
   `select ${total} as total_result_set, pg_catalog.count(_postgrest_t) as page_total, ` +
@@ -62,7 +63,7 @@ describe('buildReadSql', () => {
     expect(() => buildReadSql(null, read({ select }))).toThrow(expect.objectContaining({ status: 400, code: 'PGRST123', message: 'Use of aggregate functions is not allowed' }));
   });
 
-  test('embedding is refused as PostgREST refuses a relationship it cannot find (the schema cache comes next)', () => {
+  test('without a schema cache, embedding is refused as PostgREST refuses a relationship it cannot find', () => {
     expect(() => buildReadSql(null, read({ select: parseSelect('id,users(name)') }))).toThrow(expect.objectContaining({
       status: 400, code: 'PGRST200', message: "Could not find a relationship between 'todos' and 'users' in the schema cache",
     }));
@@ -71,6 +72,36 @@ describe('buildReadSql', () => {
         status: 400, code: 'PGRST108', message: "'users' is not an embedded resource in this request", hint: "Verify that 'users' is included in the 'select' query parameter.",
       }));
     }
+  });
+
+  test('with a schema cache, an embed is a lateral subquery: to-one its row as an object, to-many its rows aggregated', () => {
+    const relation = (name: string): Relation => ({
+      schema: 'public', name, kind: 'table', columns: [], primaryKey: ['id'], insertable: true, updatable: true, deletable: true, description: null,
+    });
+    const cache: SchemaCache = {
+      schemas: ['public'],
+      relations: new Map(['films', 'directors'].map((name) => [relationKey('public', name), relation(name)])),
+      foreignKeys: [{
+        constraint: 'films_director_id_fkey', schema: 'public', table: 'films', columns: ['director_id'],
+        foreignSchema: 'public', foreignTable: 'directors', foreignColumns: ['id'], oneToOne: false,
+      }],
+      routines: new Map(), computedRelationships: [], compositeTypes: new Map(),
+    };
+    expect(buildReadSql(cache, read({ relation: 'films', select: parseSelect('title,directors(last_name)') })).text).toBe(ENVELOPE(
+      'select "films"."title", pg_catalog.row_to_json("pgrst_1_embed".*) as "directors" from "public"."films" ' +
+      'left join lateral (select "pgrst_1"."last_name" from "public"."directors" as "pgrst_1" where "pgrst_1"."id" = "films"."director_id") as "pgrst_1_embed" on true',
+    ));
+    const toMany = buildReadSql(cache, read({
+      relation: 'directors', select: parseSelect('last_name,films!inner(title)'), filters: [parseFilter('films.year', 'gt.1900')],
+      embedded: [{ path: ['films'], order: parseOrder('year'), range: { offset: 0, limit: 2 } }],
+    }));
+    expect(toMany.text).toBe(ENVELOPE(
+      'select "directors"."last_name", coalesce("pgrst_1_embed"."pgrst_agg", \'[]\') as "films" from "public"."directors" ' +
+      'inner join lateral (select pg_catalog.json_agg("pgrst_1_rows") as "pgrst_agg" from (select "pgrst_1"."title" from "public"."films" as "pgrst_1" ' +
+      'where "pgrst_1"."director_id" = "directors"."id" and "pgrst_1"."year" > $1 order by "pgrst_1"."year" limit $2) as "pgrst_1_rows") as "pgrst_1_embed" ' +
+      'on "pgrst_1_embed"."pgrst_agg" is not null',
+    ));
+    expect(toMany.values).toEqual(['1900', '2']);
   });
 
   test('a NUL in a name is a 400 as Postgres has it, not a statement Postgres fails on', () => {
