@@ -1,38 +1,15 @@
-import pg from 'pg';
-import { DATA_API_SETTINGS_DEFAULT, type DataApiSettings } from '@dash/contracts';
 import { signJwt } from '@dash/service-kit';
-import { TEST_SECRET } from '@dash/service-kit/dist/testing';
-import { buildRestApp } from '../src/app';
-import { createFixtureDatabase, type FixtureDatabase } from './fixture';
+import { ALICE, anonKey, BOB, JWT_SECRET, serviceKey, startRestServer, userToken, type RestServer } from './server-helpers';
 
-const JWT_SECRET = 'a-project-jwt-secret-of-at-least-32-characters';
-const ALICE = '11111111-1111-4111-8111-111111111111';
-const BOB = '22222222-2222-4222-8222-222222222222';
-const anonKey = signJwt(JWT_SECRET, { role: 'anon', iss: 'dash' });
-const serviceKey = signJwt(JWT_SECRET, { role: 'service_role', iss: 'dash' });
-const userToken = (sub: string) => signJwt(JWT_SECRET, { role: 'authenticated', sub, email: `${sub.slice(0, 4)}@example.com`, exp: Math.floor(Date.now() / 1000) + 600 });
-
-let db: FixtureDatabase;
-let dataApi: DataApiSettings = DATA_API_SETTINGS_DEFAULT;
-let app: ReturnType<typeof buildRestApp>;
-
-async function asAdmin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: db.connections.admin });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+let server: RestServer;
+let app: RestServer['app'];
+let db: RestServer['db'];
+const asAdmin = (sql: string) => server.asAdmin(sql);
 
 beforeAll(async () => {
-  db = await createFixtureDatabase('rest_server');
+  server = await startRestServer('rest_read');
+  ({ app, db } = server);
   await asAdmin(`
-    create table public.todos (id serial primary key, owner uuid not null default auth.uid(), title text not null);
-    alter table public.todos enable row level security;
-    create policy "own todos" on public.todos for all to authenticated using (owner = auth.uid()) with check (owner = auth.uid());
-    insert into public.todos (owner, title) values ('${ALICE}', 'alice 1'), ('${ALICE}', 'alice 2'), ('${BOB}', 'bob 1');
     create view public.whoami as select current_user as role, session_user as login, auth.uid() as uid, auth.role() as claim_role,
       current_setting('request.method', true) as method, current_setting('request.path', true) as path,
       current_setting('request.headers', true)::json ->> 'x-client-info' as client_info,
@@ -42,18 +19,9 @@ beforeAll(async () => {
     create schema private;
     create table private.secrets (id int);
   `);
-  app = buildRestApp({
-    secret: TEST_SECRET,
-    resolver: async (_ref, role) => db.connections[role],
-    settings: async () => ({ jwtSecret: JWT_SECRET, dataApi }),
-  });
-  await app.ready();
 });
 
-afterAll(async () => {
-  await app?.close();
-  await db?.drop();
-});
+afterAll(() => server?.close());
 
 const get = (url: string, headers: Record<string, string> = { apikey: anonKey }) => app.inject({ method: 'GET', url: `/demo/v1${url}`, headers });
 
@@ -140,9 +108,9 @@ describe('reads', () => {
     const fresh = await get('/made_just_now');
     expect(fresh.statusCode).toBe(200);
     expect(fresh.json()).toEqual([{ id: 7 }]);
-    dataApi = { ...DATA_API_SETTINGS_DEFAULT, schemas: ['public', 'private'] };
+    server.setDataApi({ schemas: ['public', 'private'] });
     const exposed = await get('/secrets', { apikey: serviceKey, 'accept-profile': 'private' });
-    dataApi = DATA_API_SETTINGS_DEFAULT;
+    server.setDataApi({});
     expect(exposed.statusCode).toBe(403);
     expect(exposed.json()).toMatchObject({ code: '42501' });
   });
@@ -166,9 +134,9 @@ describe('reads', () => {
   });
 
   it('caps a read at max rows', async () => {
-    dataApi = { ...DATA_API_SETTINGS_DEFAULT, maxRows: 2 };
+    server.setDataApi({ maxRows: 2 });
     const capped = await get('/directors?select=id&order=id');
-    dataApi = DATA_API_SETTINGS_DEFAULT;
+    server.setDataApi({});
     expect(capped.json()).toEqual([{ id: 1 }, { id: 2 }]);
     expect(capped.headers['content-range']).toBe('0-1/*');
   });

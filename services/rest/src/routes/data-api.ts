@@ -3,6 +3,8 @@ import { serveApiRequest, type RestContext } from './context';
 import { openApiDocument } from '../openapi/document';
 import { negotiate } from '../server/request';
 import { readRelation } from './read';
+import { callFunction } from './rpc';
+import { writeRelation } from './write';
 
 /**
  * The data API's routes under `/:ref/v1` (the gateway serves them as `/p/:ref/rest/v1`): a relation's rows
@@ -37,6 +39,24 @@ export async function dataApiRoutes(app: FastifyInstance, { ctx }: { ctx: RestCo
     handler: (request, reply) => {
       const { relation } = request.params as { relation: string };
       return serveApiRequest(ctx, request, reply, `/${relation}`, (api) => readRelation(ctx, request, reply, api, relation));
+    },
+  });
+
+  app.route({
+    method: ['POST', 'PATCH', 'PUT', 'DELETE'],
+    url: '/:ref/v1/:relation',
+    handler: (request, reply) => {
+      const { relation } = request.params as { relation: string };
+      return serveApiRequest(ctx, request, reply, `/${relation}`, (api) => writeRelation(ctx, request, reply, api, relation));
+    },
+  });
+
+  app.route({
+    method: ['GET', 'HEAD', 'POST'],
+    url: '/:ref/v1/rpc/:function',
+    handler: (request, reply) => {
+      const { function: name } = request.params as { function: string };
+      return serveApiRequest(ctx, request, reply, `/rpc/${name}`, (api) => callFunction(ctx, request, reply, api, name));
     },
   });
 }

@@ -40,8 +40,9 @@ export function buildRpcSql(cache: SchemaCache, request: RpcRequest): Statement 
     };
   }
   if (routine.returnKind === 'scalar') {
-    const limit = query.range.limit !== null ? ` limit ${params.add(String(query.range.limit))}` : '';
-    const offset = query.range.offset > 0 ? ` offset ${params.add(String(query.range.offset))}` : '';
+    // A single value has no range: its parameters are added only when written, or the count of values would not match.
+    const limit = !single && query.range.limit !== null ? ` limit ${params.add(String(query.range.limit))}` : '';
+    const offset = !single && query.range.offset > 0 ? ` offset ${params.add(String(query.range.offset))}` : '';
     const from = single ? `(select ${call} as pgrst_scalar) as pgrst_call` : `${call} as pgrst_call(pgrst_scalar)`;
     const aggregate = 'pg_catalog.json_agg(pgrst_t.pgrst_scalar)';
     const body = single ? `coalesce((${aggregate}->0)::text, 'null')` : `coalesce(${aggregate}, '[]')::text`;
