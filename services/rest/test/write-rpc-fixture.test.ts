@@ -50,6 +50,22 @@ describe('writes on the fixture, read back with embedding', () => {
     }]);
   });
 
+  test('a role reading some columns only gets its representation with embeds (the mutation returns the join keys, not *)', async () => {
+    await client.query('reset role');
+    await client.query('revoke select on public.films from anon');
+    await client.query('grant select (id, title, director_id) on public.films to anon');
+    await client.query('set local role anon');
+    const statement = buildInsertSql(cache, {
+      query: readQueryFrom('films', 'select=title,directors(last_name),roles(character),actors(last_name)'), returning: representation,
+      payload: readPayload('{"id":20,"director_id":1,"title":"Fencing","year":1892}'),
+    });
+    expect(statement.text).toContain('returning "films"."title", "films"."director_id", "films"."id")');
+    expect((await run(statement)).body).toEqual([{ title: 'Fencing', directors: { last_name: 'Dickson' }, roles: [], actors: [] }]);
+    await expect(run(buildInsertSql(cache, {
+      query: readQueryFrom('films', 'select=title,lead_director(last_name)'), returning: representation, payload: readPayload('{"id":21,"title":"x"}'),
+    }))).rejects.toMatchObject({ code: '42501' });
+  });
+
   test('a PATCH returns its row with a filtered to-many embed', async () => {
     const result = await run(buildUpdateSql(cache, {
       query: readQueryFrom('films', 'id=eq.4&select=title,roles(character)&roles.character=eq.Astronomer'),

@@ -3,6 +3,7 @@ import { quoteLiteral } from '@dash/contracts';
 import { PostgrestError } from '../query/errors';
 import { buildReadSql, fieldSql, Parameters, quoteIdent, treeSql, type ReadQuery, type Statement } from '../query/sql';
 import type { Filter } from '../query/types';
+import { findRelationship } from '../schema/relationships';
 import { relationKey, type Column, type Relation, type SchemaCache } from '../schema/types';
 import type { JsonPayload } from './payload';
 
@@ -59,7 +60,7 @@ export function buildInsertSql(cache: SchemaCache, request: InsertRequest): Writ
     where: counter ? [counter.increment] : [],
     conflict,
     onUpdate: counter?.decrement ?? null,
-    returning: returningSql(relation, request),
+    returning: returningSql(cache, relation, request),
   });
   return wrap(cache, request, mutation, params, { location, inserted: counter?.total ?? null });
 }
@@ -93,7 +94,7 @@ export function buildPutSql(cache: SchemaCache, request: UpdateRequest): WriteSt
     where: [...keyFilters.map(({ tree }) => treeSql(tree, (field) => fieldSql('pgrst_body', field), params)), counter.increment],
     conflict: pk,
     onUpdate: counter.decrement,
-    returning: returningSql(relation, request),
+    returning: returningSql(cache, relation, request),
   });
   return wrap(cache, { ...request, query: { ...query, filters: embeddedFilters(query.filters) } }, mutation, params, { location: false, inserted: counter.total });
 }
@@ -104,7 +105,7 @@ export function buildUpdateSql(cache: SchemaCache, request: UpdateRequest): Writ
   const params = new Parameters();
   const columns = payloadColumns(relation, request.payload.keys);
   const target = targetSql(relation);
-  const returning = returningSql(relation, request);
+  const returning = returningSql(cache, relation, request);
   if (columns.length === 0) {
     // `update ... set` needs a column: an empty body changes nothing, and answers no rows.
     return wrap(cache, request, `select ${returning} from ${target} where false`, params, { location: false, inserted: null });
@@ -120,7 +121,7 @@ export function buildDeleteSql(cache: SchemaCache, request: WriteRequest): Write
   const relation = findRelation(cache, request.query);
   const params = new Parameters();
   const where = rowsSql(relation, request.query, params);
-  const returning = returningSql(relation, request);
+  const returning = returningSql(cache, relation, request);
   return wrap(cache, request, `delete from ${targetSql(relation)}${where} returning ${returning}`, params, { location: false, inserted: null });
 }
 
@@ -160,25 +161,45 @@ const targetSql = (relation: Relation) => `${quoteIdent(relation.schema)}.${quot
 
 /**
  * What the mutation returns: `1` when only counted; for a representation the relation's columns the read
- * needs (so a role granted SELECT on some columns only can write and read those back, as with PostgREST),
- * or the whole row when `select` has `*`, an embed (its keys) or a computed column (a function of the row);
- * for a Location, the primary key.
+ * needs (so a role granted SELECT on some columns only can write and read those back, as with PostgREST):
+ * the selected and ordered columns and an embed's key columns, or the whole row for `*` and for a computed
+ * column or relationship (a function of the row); for a Location, the primary key.
  */
-function returningSql(relation: Relation, request: WriteRequest): string {
+function returningSql(cache: SchemaCache, relation: Relation, request: WriteRequest): string {
   const all = `${quoteIdent(relation.name)}.*`;
   if (request.returning === 'minimal') return '1';
   const names = new Set<string>();
+  const isColumn = (name: string) => relation.columns.some((column) => column.name === name);
   if (request.returning === 'headers-only') relation.primaryKey.forEach((name) => names.add(name));
   else {
-    const fields = request.query.select.map((node) => (node.kind === 'column' || node.kind === 'aggregate' ? node.field ?? null : undefined));
-    for (const term of request.query.order) fields.push(term.relation === undefined ? term.field : undefined);
-    for (const field of fields) {
-      if (field === null) continue;
-      if (field === undefined || !relation.columns.some((column) => column.name === field.name)) return all;
-      names.add(field.name);
+    const { select, order } = request.query;
+    for (const node of select) {
+      if (node.kind === 'star') return all;
+      if (node.kind === 'embed') {
+        const keys = embedKeys(cache, relation, node.relation, node.hint);
+        if (keys === null) return all;
+        keys.forEach((name) => names.add(name));
+        continue;
+      }
+      if (node.field === undefined) continue;
+      if (!isColumn(node.field.name)) return all;
+      names.add(node.field.name);
+    }
+    for (const term of order) {
+      if (term.relation !== undefined) continue;
+      if (!isColumn(term.field.name)) return all;
+      names.add(term.field.name);
     }
   }
   return names.size === 0 ? '1' : [...names].map((name) => `${quoteIdent(relation.name)}.${quoteIdent(name)}`).join(', ');
+}
+
+/** The relation's columns an embed joins on; null for a computed relationship, which takes the whole row. */
+function embedKeys(cache: SchemaCache, relation: Relation, target: string, hint: string | undefined): string[] | null {
+  const found = findRelationship(cache, relation.schema, relation.name, target, hint);
+  if (found.kind === 'computed') return null;
+  if (found.kind === 'many-to-many') return found.junction.sourceColumns.map(([origin]) => origin);
+  return found.columns.map(([own]) => own);
 }
 
 /**
