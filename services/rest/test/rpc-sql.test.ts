@@ -143,6 +143,13 @@ describe('buildRpcSql', () => {
     expect((await call(ROUTINES.blen, { kind: 'single', body: Buffer.from([0, 1, 2, 255]) })).body).toBe(4);
   });
 
+  test('an unnamed parameter of several is never named in the call', async () => {
+    const unnamed = fn('add_them', [p('', 'integer'), p('b', 'integer')], {});
+    const statement = buildRpcSql(cache, { routine: unnamed, args: json({ '': 1, b: 2 }), query: query() });
+    expect(statement.text).toContain('"public"."add_them"("b" := $1::integer)');
+    await expect(db.run(statement)).rejects.toMatchObject({ code: '42883' });
+  });
+
   test('hostile argument values stay parameters', async () => {
     const statement = buildRpcSql(cache, { routine: ROUTINES.echoText, args: { kind: 'single', body: "'); drop table public.todos; --" }, query: query() });
     expect(statement.text).not.toContain('drop');

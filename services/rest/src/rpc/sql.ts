@@ -72,7 +72,8 @@ function argumentsSql(routine: Routine, args: RpcArguments, params: Parameters):
     return `${params.add(value)}::${parameter.type}`;
   }
   return routine.parameters
-    .filter((parameter) => Object.hasOwn(args.values, parameter.name))
+    // An unnamed parameter cannot be named in a call (`"" :=` is not SQL): left out, Postgres finds no such function.
+    .filter((parameter) => parameter.name !== '' && Object.hasOwn(args.values, parameter.name))
     .map((parameter) => {
       const value = argumentText(parameter, args.values[parameter.name], args.from);
       const sql = value === null ? `null::${parameter.type}` : `${params.add(value)}::${parameter.type}`;
