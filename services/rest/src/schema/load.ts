@@ -121,8 +121,7 @@ export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]):
   const keys = (await client.query<KeyRow>(KEYS_SQL, [[...new Set([...exposedOids, ...baseOids])]])).rows;
   const routineRows = (await client.query<RoutineRow>(ROUTINES_SQL, [schemas])).rows;
 
-  const columnsOf = new Map<number, ColumnRow[]>();
-  for (const row of columnRows) columnsOf.set(row.rel, [...(columnsOf.get(row.rel) ?? []), row]);
+  const columnsOf = groupBy(columnRows, (row) => row.rel);
   const toColumn = (row: ColumnRow): Column => ({
     name: row.name,
     type: row.type,
@@ -151,7 +150,10 @@ export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]):
       if (!map.has(base)) map.set(base, column.name);
     }
     refsOf.set(rel.oid, map);
-    for (const table of tablesShownBy(rel.oid)) showing.set(table, [...(showing.get(table) ?? []), rel]);
+    for (const table of tablesShownBy(rel.oid)) {
+      if (showing.has(table)) showing.get(table)!.push(rel);
+      else showing.set(table, [rel]);
+    }
   }
   /** The names `rel` gives to the columns `attnums` of `table`, if it has them all. */
   const namesIn = (rel: number, table: number, attnums: number[]): string[] | null => {
@@ -160,8 +162,7 @@ export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]):
     return names.every((name) => name !== undefined) ? (names as string[]) : null;
   };
 
-  const uniqueKeysOf = new Map<number, KeyRow[]>();
-  for (const key of keys) if (key.type !== 'f') uniqueKeysOf.set(key.rel, [...(uniqueKeysOf.get(key.rel) ?? []), key]);
+  const uniqueKeysOf = groupBy(keys.filter((key) => key.type !== 'f'), (key) => key.rel);
   const isUnique = (table: number, attnums: number[]) => (uniqueKeysOf.get(table) ?? [])
     .some((key) => key.cols.length === attnums.length && key.cols.every((col) => attnums.includes(col)));
 
@@ -229,6 +230,16 @@ export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]):
   }
 
   return { schemas, relations, foreignKeys, routines, computedRelationships, compositeTypes };
+}
+
+function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(keyOf(item));
+    if (group) group.push(item);
+    else groups.set(keyOf(item), [item]);
+  }
+  return groups;
 }
 
 /** The labels of an enum, or of the enum under a chain of domains; null for any other type. */
