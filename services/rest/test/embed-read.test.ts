@@ -287,6 +287,10 @@ describe('values and formats', () => {
       cost: { currency: 'FRF', amount: 10000 }, search: "'moon':5 'trip':2", label: MOON,
     }]);
     expect(await read('films', 'select=id&tags=cs.{short}&search=fts.castle&order=id')).toEqual([{ id: 3 }]);
+    // PostgREST 13: text and JSON columns are searched through to_tsvector.
+    expect(await read('films', 'select=id&title=fts.castle')).toEqual([{ id: 3 }]);
+    expect(await read('films', 'select=id&metadata=plfts(english).usa')).toEqual([{ id: 2 }]);
+    expect(await read('directors', 'select=id,films(id)&films.title=wfts(english).moon trip&id=eq.3')).toEqual([{ id: 3, films: [{ id: 4 }] }]);
     expect(await read('screenings', 'select=film_id,seats&seats=cs.[10,20)&during=ov.[2024-01-01 21:00,2024-01-01 23:00)')).toEqual([{ film_id: 4, seats: '[1,100)' }]);
   });
 

@@ -40,7 +40,7 @@ const KEYWORDS = new Set([
   'pg_catalog', 'count', 'json_agg', 'sum', 'avg', 'min', 'max', 'to_tsquery', 'plainto_tsquery', 'phraseto_tsquery', 'websearch_to_tsquery',
   '_postgrest_t', 'total_result_set', 'page_total', 'body',
   // Embedding: lateral joins, JSON of the embedded rows.
-  'left', 'inner', 'join', 'lateral', 'on', 'row_to_json', 'jsonb', 'json',
+  'left', 'inner', 'join', 'lateral', 'on', 'row_to_json', 'jsonb', 'json', 'to_tsvector',
 ]);
 function foreignWords(sql: string): string[] {
   const rest = sql

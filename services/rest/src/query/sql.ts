@@ -123,6 +123,9 @@ interface Child {
   rows: string;
 }
 
+/** Column types PostgREST 13 searches with `to_tsvector` under the full-text operators. */
+const TEXT_OR_JSON = /^(text|character varying(\(\d+\))?|character(\(\d+\))?|json|jsonb)$/;
+
 /** The single column of a to-many embed's lateral subquery (its rows as a JSON array, null when none). */
 const AGGREGATE = quoteIdent('pgrst_agg');
 
@@ -439,7 +442,12 @@ function logicSql(tree: Condition | LogicTree, condition: (condition: Condition)
  */
 function conditionAt(condition: Condition, level: Level, cache: SchemaCache | null, params: Parameters): string {
   const child = condition.field.jsonPath.length === 0 ? childNamed(level, condition.field.name) : undefined;
-  if (!child) return conditionSql(condition, columnSql(cache, level, condition.field), params);
+  if (!child) {
+    const type = condition.field.jsonPath.length === 0 && condition.operation.kind === 'fts'
+      ? cache?.relations.get(relationKey(level.schema, level.relation))?.columns.find((column) => column.name === condition.field.name)?.type
+      : undefined;
+    return conditionSql(condition, columnSql(cache, level, condition.field), params, type !== undefined && TEXT_OR_JSON.test(type));
+  }
   if (condition.operation.kind !== 'is' || condition.operation.value !== 'null') {
     throw new PostgrestError(
       400, 'PGRST120', `Bad operator on the '${child.node.relation}' embedded resource`,
@@ -449,7 +457,11 @@ function conditionAt(condition: Condition, level: Level, cache: SchemaCache | nu
   return child.toOne || child.node.spread ? `${child.lateral} is not distinct from null` : `${child.lateral}.${AGGREGATE} is null`;
 }
 
-function conditionSql(condition: Condition, column: string, params: Parameters): string {
+/**
+ * `toTsvector`: the column is text or JSON, which PostgREST 13's full-text operators search through
+ * `to_tsvector` (in the filter's language, when it names one).
+ */
+function conditionSql(condition: Condition, column: string, params: Parameters, toTsvector = false): string {
   const operation = condition.operation;
   switch (operation.kind) {
     case 'compare': {
@@ -464,7 +476,8 @@ function conditionSql(condition: Condition, column: string, params: Parameters):
       return `${column} ${IS[operation.value]}`;
     case 'fts': {
       const language = operation.language === undefined ? '' : `${params.add(operation.language)}, `;
-      return `${column} @@ ${TSQUERY[operation.op]}(${language}${params.add(operation.value)})`;
+      const document = toTsvector ? `pg_catalog.to_tsvector(${language}${column})` : column;
+      return `${document} @@ ${TSQUERY[operation.op]}(${language}${params.add(operation.value)})`;
     }
   }
 }
