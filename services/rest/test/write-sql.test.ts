@@ -331,7 +331,7 @@ describe('PUT', () => {
   });
 
   test('inserts, then replaces, the row of the URL key (inserted: 1 then 0)', async () => {
-    const created = await db.run(put([parseFilter('id', 'eq.5')], '{"id":5,"title":"five"}'));
+    const created = await db.run(put([parseFilter('id', 'eq.5'), parseFilter('id', 'eq.5')], '{"id":5,"title":"five"}'));
     expect(created).toMatchObject({ page_total: 1, inserted: 1 });
     expect(bodyOf(created)).toEqual([{ id: 5, title: 'five', done: false }]);
     const replaced = await db.run(put([parseFilter('id', 'eq.5')], '{"id":5,"title":"FIVE","done":true}'));
@@ -353,6 +353,7 @@ describe('PUT', () => {
     expect(() => put([parseFilter('id', 'gt.5')], '{"id":1,"title":"x"}')).toThrow(invalid);
     expect(() => put([parseFilter('id', 'not.eq.5')], '{"id":1,"title":"x"}')).toThrow(invalid);
     expect(() => put([parseFilter('id', 'eq.5'), parseFilter('title', 'eq.x')], '{"id":5,"title":"x"}')).toThrow(invalid);
+    expect(() => put([parseFilter('id', 'eq.5'), parseFilter('rel.id', 'eq.5')], '{"id":5,"title":"x"}')).toThrow(invalid);
     expect(() => put([parseFilter('id', 'eq.5')], '{"id":5,"title":"x"}', { range: parseRange({ limit: '1' }) })).toThrow(
       expect.objectContaining({ status: 400, code: 'PGRST114', message: 'limit/offset querystring parameters are not allowed for PUT' }),
     );

@@ -77,13 +77,14 @@ export function buildPutSql(cache: SchemaCache, request: UpdateRequest): WriteSt
   if (query.range.limit !== null || query.range.offset > 0) {
     throw new PostgrestError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
   }
-  const keyFilters = query.filters.filter((filter) => filter.embedPath.length === 0);
-  const filtered = keyFilters.map((filter) => (filter.tree.kind === 'condition' ? filter.tree.field.name : null));
+  // As PostgREST compares the filtered names as a set: a repeated `id=eq.1` is fine, `actors.id=eq.1` is not.
+  const keyFilters = query.filters;
+  const filtered = new Set(keyFilters.map(({ embedPath, tree }) => (tree.kind === 'condition' ? [...embedPath, tree.field.name].join('.') : '')));
   const isKeyEq = keyFilters.every(({ tree }) =>
     tree.kind === 'condition' && !tree.negated && tree.field.jsonPath.length === 0 &&
     tree.operation.kind === 'compare' && tree.operation.op === 'eq' && tree.operation.quantifier === undefined);
   const pk = relation.primaryKey;
-  if (pk.length === 0 || !isKeyEq || filtered.length !== pk.length || !pk.every((name) => filtered.includes(name))) {
+  if (pk.length === 0 || !isKeyEq || filtered.size !== pk.length || !pk.every((name) => filtered.has(name))) {
     throw new PostgrestError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
   }
   if (!pk.every((name) => request.payload.keys.includes(name))) throw putMismatch();
@@ -96,7 +97,7 @@ export function buildPutSql(cache: SchemaCache, request: UpdateRequest): WriteSt
     onUpdate: counter.decrement,
     returning: returningSql(cache, relation, request),
   });
-  return wrap(cache, { ...request, query: { ...query, filters: embeddedFilters(query.filters) } }, mutation, params, { location: false, inserted: counter.total });
+  return wrap(cache, { ...request, query: { ...query, filters: [] } }, mutation, params, { location: false, inserted: counter.total });
 }
 
 /** `PATCH /relation?filters`: sets the body's keys (one object; of an array, the first) on the filtered rows. */
