@@ -173,7 +173,8 @@ function federatedConfig({ name, dir, kind, title }) {
             },
           },
         },
-        { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+        // A stylesheet import is all side effect: kept even from packages that declare `sideEffects: false` (graphiql).
+        { test: /\.css$/, sideEffects: true, use: ['style-loader', 'css-loader'] },
       ],
     },
     performance: { hints: false },
