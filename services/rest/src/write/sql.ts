@@ -277,11 +277,12 @@ function bodySql(relation: Relation, columns: Column[], payload: JsonPayload, pa
 
 /**
  * A column's default as an expression: the catalog's text (trusted: it comes from the schema cache, not
- * the client), or the identity column's sequence. A generated column is never written, so it has none.
+ * the client), or a `by default` identity's sequence. As in PostgREST, an `always` identity has none (it
+ * refuses any written value) and a generated column is never written.
  */
 function defaultSql(relation: Relation, column: Column): string | null {
   if (column.default !== null) return column.default;
-  if (column.identity === null) return null;
+  if (column.identity !== 'by_default') return null;
   const table = quoteLiteral(`${quoteIdent(relation.schema)}.${quoteIdent(relation.name)}`);
   return `pg_catalog.nextval(pg_catalog.pg_get_serial_sequence(${table}, ${quoteLiteral(column.name)})::regclass)`;
 }
