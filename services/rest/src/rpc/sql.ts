@@ -83,19 +83,21 @@ function argumentsSql(routine: Routine, args: RpcArguments, params: Parameters):
 }
 
 /**
- * An argument's text for its parameter's input function. From a query string (or form), the text as it is:
- * a repeated key is a list, of which a non-variadic parameter takes the last (as PostgREST). From JSON, as Postgres'
- * JSON-to-record expansion converts a value: a json/jsonb parameter takes the value's JSON text, an array
- * parameter a JSON array as an array literal, others a string as it is and anything else its JSON text.
- * A variadic parameter takes a single value as a list of one.
+ * An argument's text for its parameter's input function, as PostgREST's expansion of the arguments as a
+ * JSON object into a record converts each value. From a query string (or form) every value is a JSON
+ * string: a repeated key is a list, of which a non-variadic parameter takes the last, and a json/jsonb
+ * parameter gets the text as a JSON string (`?j={"a":1}` is the string, not an object, as in PostgREST).
+ * From a JSON body: a json/jsonb parameter takes the value's JSON text, an array parameter a JSON array
+ * as an array literal, others a string as it is and anything else its JSON text. A variadic parameter
+ * takes a single value as a list of one.
  */
 function argumentText(parameter: RoutineParameter, value: unknown, from: 'query' | 'json'): string | null {
   if (value === null || value === undefined) return null;
   if (parameter.mode === 'variadic') return arrayText(Array.isArray(value) ? value : [value]);
-  if (from === 'query') return String(Array.isArray(value) ? value[value.length - 1] : value);
-  if (parameter.type === 'json' || parameter.type === 'jsonb') return JSON.stringify(value);
-  if (Array.isArray(value) && parameter.type.endsWith('[]')) return arrayText(value);
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  const single = from === 'query' && Array.isArray(value) ? value[value.length - 1] : value;
+  if (parameter.type === 'json' || parameter.type === 'jsonb') return JSON.stringify(single);
+  if (Array.isArray(single) && parameter.type.endsWith('[]')) return arrayText(single);
+  return typeof single === 'string' ? single : JSON.stringify(single);
 }
 
 /** A Postgres array literal of JSON values: nested arrays as sub-arrays, null as NULL, objects as their JSON text. */
