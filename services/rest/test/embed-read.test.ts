@@ -270,6 +270,11 @@ describe('aggregates', () => {
     expect(grouped.sort((a, b) => a.last_name.localeCompare(b.last_name))).toEqual([
       { sum: 1, last_name: 'Dickson' }, { sum: 1, last_name: 'Lumière' }, { sum: 16, last_name: 'Méliès' },
     ]);
+    // Aggregates inside a to-one spread are hoisted: grouped by the parent's other fields.
+    expect(await read('films', 'select=rating,...directors(latest:last_name.max(),last_name.min(),count())&order=rating', enabled)).toEqual([
+      { rating: 'G', latest: 'Lumière', min: 'Dickson', count: 2 }, { rating: 'PG', latest: 'Méliès', min: 'Méliès', count: 2 },
+    ]);
+    expect(refusal('films', 'select=rating,...directors(last_name.max())')).toMatchObject({ code: 'PGRST123' });
     const byDirector = (await read('films', 'select=count(),directors(id)', enabled)) as { count: number; directors: { id: number } }[];
     expect(byDirector.sort((a, b) => a.directors.id - b.directors.id)).toEqual([
       { count: 1, directors: { id: 1 } }, { count: 1, directors: { id: 2 } }, { count: 2, directors: { id: 3 } },

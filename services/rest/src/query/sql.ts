@@ -109,6 +109,11 @@ interface Level {
   filters: (Condition | LogicTree)[];
   order: OrderTerm[];
   range: Range | null;
+  /**
+   * A to-one spread holding aggregates: they are hoisted to the parent, which groups by its other fields
+   * (PostgREST's rule), so this level only selects their arguments (`pgrst_arg_<index in select>`).
+   */
+  hoisted: boolean;
 }
 
 interface Child {
@@ -207,7 +212,9 @@ function fieldNames(tree: Condition | LogicTree): string[] {
 function plan(
   cache: SchemaCache | null, schema: string, relation: string, alias: string, select: SelectNode[], aliases: { next: number },
 ): Level {
-  const level: Level = { schema, relation, id: alias, alias: quoteIdent(alias), select, children: [], filters: [], order: [], range: null };
+  const level: Level = {
+    schema, relation, id: alias, alias: quoteIdent(alias), select, children: [], filters: [], order: [], range: null, hoisted: false,
+  };
   for (const node of select) {
     if (node.kind !== 'embed') continue;
     if (cache === null) {
@@ -219,6 +226,7 @@ function plan(
     const relationship = findRelationship(cache, schema, relation, node.relation, node.hint);
     aliases.next += 1;
     const child = plan(cache, relationship.foreignTable.schema, relationship.foreignTable.name, `pgrst_${aliases.next}`, node.select, aliases);
+    child.hoisted = node.spread && isToOne(relationship) && node.select.some((n) => n.kind === 'aggregate');
     level.children.push({
       node, name: node.alias ?? node.relation, relationship, toOne: isToOne(relationship), level: child,
       lateral: quoteIdent(`pgrst_${aliases.next}_embed`), rows: quoteIdent(`pgrst_${aliases.next}_rows`),
@@ -249,12 +257,13 @@ function notEmbedded(name: string): PostgrestError {
 function levelSql(
   cache: SchemaCache | null, level: Level, from: { text: string }, conditions: string[], params: Parameters, aggregatesEnabled: boolean, where?: string,
 ): string {
-  const aggregated = level.select.some((node) => node.kind === 'aggregate');
-  if (aggregated && !aggregatesEnabled) throw new PostgrestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+  const ownAggregates = level.select.some((node) => node.kind === 'aggregate');
+  if (ownAggregates && !aggregatesEnabled) throw new PostgrestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+  const aggregated = (ownAggregates && !level.hoisted) || level.children.some((child) => child.level.hoisted);
   const columns: string[] = [];
   const groupBy: string[] = [];
   const column = (field: Field) => columnSql(cache, level, field);
-  for (const node of level.select) {
+  level.select.forEach((node, index) => {
     switch (node.kind) {
       case 'star':
         columns.push(`${level.alias}.*`);
@@ -269,21 +278,22 @@ function levelSql(
       }
       case 'aggregate': {
         const argument = node.field ? withCast(column(node.field), node.fieldCast) : '*';
-        columns.push(`${withCast(`pg_catalog.${node.fn}(${argument})`, node.cast)} as ${quoteIdent(node.alias ?? node.fn)}`);
+        if (!level.hoisted) columns.push(`${withCast(`pg_catalog.${node.fn}(${argument})`, node.cast)} as ${quoteIdent(node.alias ?? node.fn)}`);
+        else if (node.field) columns.push(`${argument} as ${quoteIdent(`pgrst_arg_${index}`)}`);
         break;
       }
       case 'embed': {
         const child = level.children.find((c) => c.node === node)!;
-        for (const [sql, name, json] of embedColumns(cache, child)) {
+        for (const { sql, name, json, aggregate } of embedColumns(cache, child)) {
           // Grouping compares values, and json has no equality: grouped by, an embed is jsonb.
           const value = aggregated && json ? `(${sql})::jsonb` : sql;
           columns.push(`${value} as ${quoteIdent(name)}`);
-          groupBy.push(value);
+          if (!aggregate) groupBy.push(value);
         }
         break;
       }
     }
-  }
+  });
   const filters = where === undefined ? [...conditions, ...level.filters.map((tree) => levelTreeSql(tree, level, cache, params))] : [];
   const order = level.order.map((term) => orderSql(cache, level, term));
   const range = level.range;
@@ -339,33 +349,54 @@ function relationshipSource(parent: Level, child: Child): { fromItem: string; co
   }
 }
 
-/** The parent's columns an embed becomes, as [sql, name, is JSON]: one object or array, or a spread's fields. */
-function embedColumns(cache: SchemaCache | null, child: Child): [string, string, boolean][] {
+interface EmbedColumn {
+  sql: string;
+  name: string;
+  /** JSON (an object or an array): grouped by as jsonb. */
+  json: boolean;
+  /** A hoisted aggregate: not grouped by. */
+  aggregate: boolean;
+}
+
+/** The parent's columns an embed becomes: one object or array, or a spread's fields (and hoisted aggregates). */
+function embedColumns(cache: SchemaCache | null, child: Child): EmbedColumn[] {
+  const { lateral } = child;
   if (!child.node.spread) {
     if (child.node.select.length === 0) return [];
-    return [[child.toOne ? `pg_catalog.row_to_json(${child.lateral}.*)` : `coalesce(${child.lateral}.${AGGREGATE}, '[]')`, child.name, true]];
+    const sql = child.toOne ? `pg_catalog.row_to_json(${lateral}.*)` : `coalesce(${lateral}.${AGGREGATE}, '[]')`;
+    return [{ sql, name: child.name, json: true, aggregate: false }];
   }
-  return outputNames(cache, child.level).map((name) => child.toOne
-    ? [`${child.lateral}.${quoteIdent(name)}`, name, false]
-    : [`coalesce(${child.lateral}.${quoteIdent(name)}, '[]')`, name, true]);
+  if (!child.toOne) {
+    return outputNames(cache, child.level).map((name) => ({ sql: `coalesce(${lateral}.${quoteIdent(name)}, '[]')`, name, json: true, aggregate: false }));
+  }
+  return child.level.select.flatMap((node, index): EmbedColumn[] => {
+    if (node.kind === 'aggregate') {
+      const argument = node.field ? `${lateral}.${quoteIdent(`pgrst_arg_${index}`)}` : '*';
+      return [{ sql: withCast(`pg_catalog.${node.fn}(${argument})`, node.cast), name: node.alias ?? node.fn, json: false, aggregate: true }];
+    }
+    const json = node.kind === 'embed' && !node.spread;
+    return nodeOutputNames(cache, child.level, node).map((name) => ({ sql: `${lateral}.${quoteIdent(name)}`, name, json, aggregate: false }));
+  });
 }
 
 /** The keys a level's rows have in the response. */
 function outputNames(cache: SchemaCache | null, level: Level): string[] {
-  return level.select.flatMap((node): string[] => {
-    switch (node.kind) {
-      case 'star':
-        return cache?.relations.get(relationKey(level.schema, level.relation))?.columns.map((column) => column.name) ?? [];
-      case 'column':
-        return [node.alias ?? defaultName(node.field)];
-      case 'aggregate':
-        return [node.alias ?? node.fn];
-      case 'embed': {
-        const child = level.children.find((c) => c.node === node)!;
-        return node.spread ? outputNames(cache, child.level) : node.select.length > 0 ? [child.name] : [];
-      }
+  return level.select.flatMap((node) => nodeOutputNames(cache, level, node));
+}
+
+function nodeOutputNames(cache: SchemaCache | null, level: Level, node: SelectNode): string[] {
+  switch (node.kind) {
+    case 'star':
+      return cache?.relations.get(relationKey(level.schema, level.relation))?.columns.map((column) => column.name) ?? [];
+    case 'column':
+      return [node.alias ?? defaultName(node.field)];
+    case 'aggregate':
+      return [node.alias ?? node.fn];
+    case 'embed': {
+      const child = level.children.find((c) => c.node === node)!;
+      return node.spread ? outputNames(cache, child.level) : node.select.length > 0 ? [child.name] : [];
     }
-  });
+  }
 }
 
 /**
