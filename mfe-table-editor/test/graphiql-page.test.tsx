@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { mockFetch, permissionsAnswer, renderArea, type FetchMock } from '@dash/shell-sdk/testing';
+import { mockFetch, permissionsAnswer, renderArea, type FetchMock, type MockAnswer } from '@dash/shell-sdk/testing';
 import type { OrgRole } from '@dash/contracts';
 import { ApiDocsRoutes } from '../src/api-docs/ApiDocsRoutes';
 
@@ -26,12 +26,12 @@ const user = (u: { id: string; email: string }) => ({
 const GRAPHQL = 'POST /p/default/graphql/v1';
 const MINT = 'POST /api/platform/projects/default/data-api/user-token';
 
-function open(role: OrgRole): FetchMock {
+function open(role: OrgRole, minted: MockAnswer = { body: { accessToken: 'alice-token', expiresAt: new Date(Date.now() + 3_600_000).toISOString() } }): FetchMock {
   const fetchMock = mockFetch({
     ...permissionsAnswer('default', role),
     'GET /api/platform/projects/default/api-keys': { body: KEYS },
     'GET /api/pg-meta/default/auth/users': { body: { users: [user(ALICE), user({ id: '0b7a9a5e-8d1c-4b1e-9f3e-2a6c5d4e3f21', email: 'bob@example.com' })], total: 2 } },
-    [MINT]: { body: { accessToken: 'alice-token', expiresAt: new Date(Date.now() + 3_600_000).toISOString() } },
+    [MINT]: minted,
     [GRAPHQL]: { body: { data: { allTodos: { nodes: [{ title: 'one' }] } } } },
   });
   renderArea(ApiDocsRoutes, { mount: 'api', url: '/project/default/api/graphiql' });
@@ -80,6 +80,16 @@ describe('GraphiqlPage', () => {
     // The token is kept for the next runs (it is valid for an hour).
     expect(headersOf(await run(fetchMock))).toEqual({ apikey: 'anon-key', authorization: 'Bearer alice-token' });
     expect(await fetchMock.bodiesOf(MINT)).toHaveLength(1);
+  });
+
+  it('shows why a user token could not be had, and sends nothing', async () => {
+    const fetchMock = open('owner', { status: 403, body: { statusCode: 403, error: 'Forbidden', message: 'You do not have permission' } });
+    fireEvent.click(await screen.findByRole('radio', { name: 'A user' }));
+    await screen.findByRole('option', { name: 'alice@example.com' });
+    fireEvent.change(screen.getByRole('combobox', { name: 'User' }), { target: { value: ALICE.id } });
+    fireEvent.click(screen.getByRole('button', { name: 'Run query' }));
+    await waitFor(() => expect(screen.getByLabelText('Reply').textContent).toBe('error: Could not get a token for the user: You do not have permission'));
+    expect(graphqlCalls(fetchMock)).toHaveLength(0);
   });
 
   it('offers a member who cannot read the keys anon only, sent without a key', async () => {

@@ -66,7 +66,11 @@ export function GraphiqlPage() {
         if (!runAs.userId) throw new Error('Choose the user to run queries as');
         let token = tokens.current.get(runAs.userId);
         if (!token || token.expiresAtMs - Date.now() < TOKEN_RENEW_MARGIN_MS) {
-          const minted = await mintUserToken({ ref, userId: runAs.userId }).unwrap();
+          const minted = await mintUserToken({ ref, userId: runAs.userId })
+            .unwrap()
+            .catch((error: unknown) => {
+              throw new Error(`Could not get a token for the user: ${errorMessage(error)}`);
+            });
           token = { accessToken: minted.accessToken, expiresAtMs: Date.parse(minted.expiresAt) };
           tokens.current.set(runAs.userId, token);
         }

@@ -42,7 +42,7 @@ export function buildApp(options: GraphqlAppOptions): ServiceApp {
       if (!(error instanceof TokenError)) throw error;
       return reply
         .status(error.status)
-        .header('www-authenticate', `Bearer error="invalid_token", error_description="${error.message}"`)
+        .header('www-authenticate', `Bearer error="invalid_token", error_description="${error.message.replace(/["\\]/g, '\\$&')}"`)
         .type('application/json')
         .send(error.toJSON());
     }

@@ -174,6 +174,7 @@ describe('refused tokens', () => {
     const roleless = await gql(TITLES, { apikey: signJwt(JWT_SECRET, { sub: ALICE }) });
     expect(roleless.status).toBe(401);
     expect(roleless.body).toMatchObject({ code: 'PGRST301', message: 'JWT has no "role" claim' });
+    expect(roleless.headers['www-authenticate']).toBe('Bearer error="invalid_token", error_description="JWT has no \\"role\\" claim"');
   });
 });
 
