@@ -69,9 +69,9 @@ export function relationships(cache: SchemaCache): Map<string, Relationship[]> {
       columns: pairs.map(([column, foreign]): [string, string] => [foreign, column]), isSelf, foreignIsView: isView(table.schema, table.name),
     });
   }
-  // A junction: a table with keys to two tables (or twice to one), every column of both keys in its primary key.
+  // A junction: a table with many-to-one keys to two tables (or twice to one), every column of both keys in its primary key.
   for (const junction of cache.relations.values()) {
-    const keys = cache.foreignKeys.filter((fk) => fk.schema === junction.schema && fk.table === junction.name
+    const keys = cache.foreignKeys.filter((fk) => fk.schema === junction.schema && fk.table === junction.name && !fk.oneToOne
       && fk.columns.every((column) => junction.primaryKey.includes(column)));
     for (const first of keys) {
       for (const second of keys) {
