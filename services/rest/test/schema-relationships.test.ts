@@ -95,3 +95,15 @@ test('closest: case-insensitive edit similarity above the minimum, none below', 
   expect(closest(['films', 'directors'], 'directrs', 0.75)).toBe('directors');
   expect(closest([], 'x', 0)).toBeNull();
 });
+
+test('a computed relationship named after a related table overrides the relationships found to it', () => {
+  const overridden: SchemaCache = {
+    ...cache,
+    computedRelationships: [{ function: { schema: 'api', name: 'users' }, from: { schema: 'api', name: 'tasks' }, to: { schema: 'api', name: 'users' }, toMany: false }],
+  };
+  expect(findRelationship(overridden, 'api', 'tasks', 'users')).toEqual({
+    kind: 'computed', table: { schema: 'api', name: 'tasks' }, foreignTable: { schema: 'api', name: 'users' }, function: { schema: 'api', name: 'users' }, toOne: true,
+  });
+  // The key is still there to embed by its name from the other side.
+  expect(findRelationship(overridden, 'api', 'users', 'tasks', 'tasks_owner_id_fkey')).toMatchObject({ kind: 'one-to-many' });
+});

@@ -94,6 +94,10 @@ export function relationships(cache: SchemaCache): Map<string, Relationship[]> {
     }
   }
   for (const computed of cache.computedRelationships) {
+    // A function named after a related table replaces the relationships found to that table (PostgREST's override).
+    const key = relationKey(computed.from.schema, computed.from.name);
+    byOrigin.set(key, (byOrigin.get(key) ?? []).filter((rel) => rel.kind === 'computed'
+      || rel.foreignTable.schema !== computed.function.schema || rel.foreignTable.name !== computed.function.name));
     add({ kind: 'computed', table: computed.from, foreignTable: computed.to, function: computed.function, toOne: !computed.toMany });
   }
   relationshipsByCache.set(cache, byOrigin);
@@ -187,7 +191,8 @@ function noRelationshipHint(cache: SchemaCache, schema: string, origin: string, 
 /** PGRST205: the relation is not in the schema cache (404), with a close name of the schema as the hint. */
 export function relationNotFound(cache: SchemaCache, schema: string, name: string): PostgrestError {
   const names = [...cache.relations.values()].filter((rel) => rel.schema === schema).map((rel) => rel.name);
-  const suggestion = closest(names, name, 0.75);
+  // PostgREST gives no suggestion in a schema of 500 relations or more.
+  const suggestion = names.length < 500 ? closest(names, name, 0.75) : null;
   return new PostgrestError(
     404, 'PGRST205', `Could not find the table '${schema}.${name}' in the schema cache`, null,
     suggestion === null ? null : `Perhaps you meant the table '${schema}.${suggestion}'`,
