@@ -22,6 +22,8 @@ const FIXTURE = `
   create function public.echo_json(json) returns json language sql immutable as 'select $1';
   create function public.echo_text(text) returns text language sql immutable as 'select upper($1)';
   create function public.blen(bytea) returns int language sql immutable as 'select length($1)';
+  create type public.pair as (x int, y text);
+  create function public.pair_text(p public.pair) returns text language sql immutable as 'select p.x || p.y';
   create function public.arr(a int[], j jsonb, t text default 'x') returns jsonb language sql immutable
     as 'select jsonb_build_object(''len'', cardinality(a), ''j'', j, ''t'', t)';
 `;
@@ -50,6 +52,7 @@ const ROUTINES = {
   echoJson: fn('echo_json', [p('', 'json')], {}),
   echoText: fn('echo_text', [p('', 'text')], {}),
   blen: fn('blen', [p('', 'bytea')], {}),
+  pairText: fn('pair_text', [p('p', 'public.pair')], { returnType: 'text' }),
   arr: fn('arr', [p('a', 'integer[]'), p('j', 'jsonb'), p('t', 'text', { hasDefault: true })], {}),
 };
 const cache = cacheOf([todos], Object.values(ROUTINES));
@@ -133,6 +136,12 @@ describe('buildRpcSql', () => {
     expect((await call(ROUTINES.arr, json({ a: null, j: null }))).body).toEqual({ len: null, j: null, t: 'x' });
     // From a query string a json parameter gets the text as a JSON string, as PostgREST passes it.
     expect((await call(ROUTINES.arr, url({ a: '{4,5}', j: '{"q":1}' }))).body).toEqual({ len: 2, j: '{"q":1}', t: 'x' });
+  });
+
+  test('a JSON object for a composite parameter is read by its keys; a record literal string as it is', async () => {
+    expect((await call(ROUTINES.pairText, json({ p: { y: 'b', x: 1 } }))).body).toBe('1b');
+    expect((await call(ROUTINES.pairText, json({ p: '(2,c)' }))).body).toBe('2c');
+    expect((await call(ROUTINES.pairText, url({ p: '(3,d)' }))).body).toBe('3d');
   });
 
   test('a single unnamed parameter takes the raw body: json, text, bytea', async () => {

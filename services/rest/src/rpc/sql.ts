@@ -75,9 +75,8 @@ function argumentsSql(routine: Routine, args: RpcArguments, params: Parameters):
     // An unnamed parameter cannot be named in a call (`"" :=` is not SQL): left out, Postgres finds no such function.
     .filter((parameter) => parameter.name !== '' && Object.hasOwn(args.values, parameter.name))
     .map((parameter) => {
-      const value = argumentText(parameter, args.values[parameter.name], args.from);
-      const sql = value === null ? `null::${parameter.type}` : `${params.add(value)}::${parameter.type}`;
-      return `${parameter.mode === 'variadic' ? 'variadic ' : ''}${quoteIdent(parameter.name)} := ${sql}`;
+      const value = argumentSql(parameter, args.values[parameter.name], args.from, params);
+      return `${parameter.mode === 'variadic' ? 'variadic ' : ''}${quoteIdent(parameter.name)} := ${value}`;
     })
     .join(', ');
 }
@@ -95,9 +94,23 @@ function argumentText(parameter: RoutineParameter, value: unknown, from: 'query'
   if (value === null || value === undefined) return null;
   if (parameter.mode === 'variadic') return arrayText(Array.isArray(value) ? value : [value]);
   const single = from === 'query' && Array.isArray(value) ? value[value.length - 1] : value;
-  if (parameter.type === 'json' || parameter.type === 'jsonb') return JSON.stringify(single);
+  if (isJsonType(parameter.type)) return JSON.stringify(single);
   if (Array.isArray(single) && parameter.type.endsWith('[]')) return arrayText(single);
   return typeof single === 'string' ? single : JSON.stringify(single);
+}
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isJsonType = (type: string) => type === 'json' || type === 'jsonb';
+
+function argumentSql(parameter: RoutineParameter, raw: unknown, from: 'query' | 'json', params: Parameters): string {
+  const value = argumentText(parameter, raw, from);
+  if (value === null) return `null::${parameter.type}`;
+  const placeholder = params.add(value);
+  // A JSON object for a composite parameter: Postgres reads it into the row type by its keys.
+  if (parameter.mode !== 'variadic' && isObject(raw) && !isJsonType(parameter.type)) {
+    return `pg_catalog.json_populate_record(null::${parameter.type}, ${placeholder}::json)`;
+  }
+  return `${placeholder}::${parameter.type}`;
 }
 
 /** A Postgres array literal of JSON values: nested arrays as sub-arrays, null as NULL, objects as their JSON text. */
