@@ -1,9 +1,10 @@
 import './node20';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { grafast } from 'postgraphile/grafast';
-import { createServiceApp, quoteIdent, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
+import { createServiceApp, quoteIdent, type ConnectionResolver, type LogShipper, type ServiceApp } from '@dash/service-kit';
 import { graphqlCaller, TokenError, type GraphqlCaller } from './caller';
 import { GraphqlEngines } from './engine';
+import { registerGraphqlLogs } from './logs';
 import type { DataApiSettingsResolver, ProjectDataApiSettings } from './settings';
 
 export interface GraphqlAppOptions {
@@ -12,6 +13,8 @@ export interface GraphqlAppOptions {
   resolver: ConnectionResolver;
   settings: DataApiSettingsResolver;
   dependencies?: Record<string, () => Promise<unknown>>;
+  /** Ships a log event per GraphQL request (closed with the app); none when not given. */
+  logs?: LogShipper;
   logger?: boolean | FastifyBaseLogger;
 }
 
@@ -31,6 +34,9 @@ export function buildApp(options: GraphqlAppOptions): ServiceApp {
   const app = createServiceApp({ name: 'graphql', secret: options.secret, logger: options.logger, dependencies: options.dependencies });
   const engines = new GraphqlEngines(options.resolver);
   app.addHook('onClose', () => engines.closeAll());
+  // The role each request ran as, for its log event.
+  const roles = new WeakMap<FastifyRequest, string>();
+  registerGraphqlLogs(app, options.logs, (request) => roles.get(request) ?? null);
 
   const handle = async (request: FastifyRequest, reply: FastifyReply, params: GraphqlParams | string) => {
     const { ref } = request.params as { ref: string };
@@ -46,6 +52,7 @@ export function buildApp(options: GraphqlAppOptions): ServiceApp {
         .type('application/json')
         .send(error.toJSON());
     }
+    roles.set(request, caller.role);
     if (typeof params === 'string') return reply.status(400).send(requestError(params));
     const { schemas } = settings.dataApi;
     if (schemas.length === 0) return reply.status(404).send(requestError('The data API is off: Settings → API exposes no schema'));

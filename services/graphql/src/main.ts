@@ -1,21 +1,34 @@
-import { envPort, listen, platformConnectionResolver, requireEnv, serviceAnswers } from '@dash/service-kit';
+import { envPort, listen, LogShipper, platformConnectionResolver, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
 import { buildApp } from './app';
 import { platformDataApiSettings } from './settings';
 
 /**
  * Env: PORT (default 8096), DASH_INTERNAL_SECRET (signs identities between services), DASH_PLATFORM_URL (the
- * platform service: a project's `api` connection string, JWT secret and data API settings).
+ * platform service: a project's `api` connection string, JWT secret and data API settings), DASH_LOGS_URL (the logs
+ * service: each request's event goes there, in the data API's postgrest_logs; none without it).
  *
  * The service keeps nothing of its own: each project's schema is built from its database on first use.
  */
 async function main(): Promise<void> {
   const secret = requireEnv('DASH_INTERNAL_SECRET');
   const platformUrl = requireEnv('DASH_PLATFORM_URL');
+  const logsUrl = process.env.DASH_LOGS_URL;
   const app = buildApp({
     secret,
     resolver: platformConnectionResolver(platformUrl, secret, 'graphql'),
     settings: platformDataApiSettings(platformUrl, secret),
     dependencies: { platform: () => serviceAnswers(platformUrl) },
+    logs: logsUrl
+      ? new LogShipper({
+          logsUrl,
+          secret,
+          caller: 'graphql',
+          flushIntervalMs: 500,
+          batchSize: 100,
+          maxBuffered: 10_000,
+          onDrop: throttledDropWarning((fields, message) => app.log.warn(fields, message), 'GraphQL log events'),
+        })
+      : undefined,
     logger: true,
   });
   await listen(app, envPort('PORT', 8096));

@@ -1,6 +1,8 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { DATA_API_SETTINGS_DEFAULT } from '@dash/contracts';
-import { notFound, signJwt, type ServiceApp } from '@dash/service-kit';
+import { DATA_API_SETTINGS_DEFAULT, type LogEventInput } from '@dash/contracts';
+import { LogShipper, notFound, signJwt, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
 import { createTestProjectDatabase, TEST_SECRET, waitUntil } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
 import type { ProjectDataApiSettings } from '../src/settings';
@@ -16,6 +18,11 @@ let db: Awaited<ReturnType<typeof createTestProjectDatabase>>;
 let admin: pg.Client;
 let app: ServiceApp;
 let settings: ProjectDataApiSettings;
+
+const resolver: ConnectionResolver = async (ref, role) => {
+  if (ref !== 'default') throw notFound('Project not found');
+  return db.connections[role];
+};
 
 beforeAll(async () => {
   db = await createTestProjectDatabase('gql');
@@ -44,10 +51,7 @@ beforeAll(async () => {
   settings = { jwtSecret: JWT_SECRET, dataApi: { ...DATA_API_SETTINGS_DEFAULT, schemas: ['public'] } };
   app = buildApp({
     secret: TEST_SECRET,
-    resolver: async (ref, role) => {
-      if (ref !== 'default') throw notFound('Project not found');
-      return db.connections[role];
-    },
+    resolver,
     settings: async (ref) => {
       if (ref !== 'default') throw notFound('Project not found');
       return settings;
@@ -223,5 +227,36 @@ describe('requests and schema', () => {
     const exposed = await gql('{ allHiddenSecrets { nodes { rowId } } }');
     expect(exposed.status).toBe(200);
     expect(exposed.body.data!.allHiddenSecrets.nodes).toEqual([]);
+  });
+});
+
+describe('logs', () => {
+  test('each request is a postgrest_logs event at /graphql/v1 with the role it ran as (none for a refused token)', async () => {
+    const received: LogEventInput[] = [];
+    const logs = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        received.push(...(JSON.parse(body) as { events: LogEventInput[] }).events);
+        response.writeHead(202, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => logs.listen(0, '127.0.0.1', resolve));
+    const shipper = new LogShipper({ logsUrl: `http://127.0.0.1:${(logs.address() as AddressInfo).port}`, secret: TEST_SECRET, caller: 'graphql', flushIntervalMs: 20, batchSize: 100, maxBuffered: 1000 });
+    const logged = buildApp({ secret: TEST_SECRET, resolver, settings: async () => settings, logs: shipper });
+    try {
+      await logged.ready();
+      const ask = (headers: Record<string, string>) => logged.inject({ method: 'POST', url: '/default/v1', headers, payload: { query: '{ __typename }' } });
+      expect((await ask({ authorization: `Bearer ${userToken(ALICE)}` })).statusCode).toBe(200);
+      expect((await ask({ apikey: 'not-a-jwt' })).statusCode).toBe(401);
+      await waitUntil(() => received.length === 2, 'both events reach the logs service');
+      expect(received.map((e) => ({ source: e.source, ref: e.project_ref, message: e.event_message, metadata: { ...(e.metadata as object), duration_ms: 0 } }))).toEqual([
+        { source: 'postgrest', ref: 'default', message: 'POST /graphql/v1 200', metadata: { method: 'POST', path: '/graphql/v1', status: 200, duration_ms: 0, role: 'authenticated', query: null } },
+        { source: 'postgrest', ref: 'default', message: 'POST /graphql/v1 401', metadata: { method: 'POST', path: '/graphql/v1', status: 401, duration_ms: 0, role: null, query: null } },
+      ]);
+    } finally {
+      await logged.close();
+      await new Promise((resolve) => logs.close(resolve));
+    }
   });
 });
