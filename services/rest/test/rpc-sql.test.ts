@@ -83,6 +83,8 @@ describe('buildRpcSql', () => {
     expect(await call(ROUTINES.addThem, url({ a: '40', b: '2' }))).toMatchObject({ body: 42 });
     // A repeated key of a parameter that is not variadic: the last value, as PostgREST takes it.
     expect(await call(ROUTINES.addThem, url({ a: ['1', '5'], b: '2' }))).toMatchObject({ body: 7 });
+    // A range (max rows, limit=) does not apply to a single value, and adds no parameter its statement lacks.
+    expect(await call(ROUTINES.addThem, url({ a: '1', b: '2' }), { range: parseRange({ limit: '5', offset: '1' }) })).toMatchObject({ body: 3 });
   });
 
   test('a set of scalars is an array, limited by the range', async () => {
