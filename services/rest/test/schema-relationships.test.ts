@@ -107,3 +107,14 @@ test('a computed relationship named after a related table overrides the relation
   // The key is still there to embed by its name from the other side.
   expect(findRelationship(overridden, 'api', 'users', 'tasks', 'tasks_owner_id_fkey')).toMatchObject({ kind: 'one-to-many' });
 });
+
+test('candidates are listed in PostgREST\'s order whatever the catalog\'s: one-to-many before many-to-many, then by key or junction', () => {
+  const reversed: SchemaCache = { ...cache, foreignKeys: [...cache.foreignKeys].reverse() };
+  let details: unknown;
+  try {
+    findRelationship(reversed, 'api', 'users', 'tasks');
+  } catch (error) {
+    details = (error as PostgrestError).details;
+  }
+  expect((details as { relationship: string }[]).map((candidate) => candidate.relationship.split(' ')[0])).toEqual(['tasks_owner_id_fkey', 'assignments', 'watchers']);
+});

@@ -100,8 +100,40 @@ export function relationships(cache: SchemaCache): Map<string, Relationship[]> {
       || rel.foreignTable.schema !== computed.function.schema || rel.foreignTable.name !== computed.function.name));
     add({ kind: 'computed', table: computed.from, foreignTable: computed.to, function: computed.function, toOne: !computed.toMany });
   }
+  for (const list of byOrigin.values()) list.sort(compareRelationships);
   relationshipsByCache.set(cache, byOrigin);
   return byOrigin;
+}
+
+const RANK: Record<Relationship['kind'], number> = { 'one-to-many': 0, 'many-to-one': 1, 'one-to-one': 2, 'many-to-many': 3, computed: 4 };
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const compareLists = (a: string[], b: string[]) => {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    const order = compareText(a[i]!, b[i]!);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+};
+
+/**
+ * PostgREST's order of an origin's relationships (so PGRST201 lists candidates as it does): by the foreign
+ * table, self references last, then one-to-many, many-to-one, one-to-one, many-to-many, by key or junction.
+ */
+function compareRelationships(a: Relationship, b: Relationship): number {
+  if (a.kind === 'computed' || b.kind === 'computed') {
+    if (a.kind !== 'computed' || b.kind !== 'computed') return RANK[a.kind] === 4 ? 1 : -1;
+    return compareLists([a.function.schema, a.function.name], [b.function.schema, b.function.name]);
+  }
+  return compareLists([a.foreignTable.schema, a.foreignTable.name], [b.foreignTable.schema, b.foreignTable.name])
+    || Number(a.isSelf) - Number(b.isSelf)
+    || RANK[a.kind] - RANK[b.kind]
+    || compareLists(sortKey(a), sortKey(b));
+}
+
+function sortKey(rel: Exclude<Relationship, { kind: 'computed' }>): string[] {
+  if (rel.kind !== 'many-to-many') return [rel.constraint, ...rel.columns.flat()];
+  const { junction } = rel;
+  return [junction.table.schema, junction.table.name, junction.constraint1, junction.constraint2, ...junction.sourceColumns.flat(), ...junction.targetColumns.flat()];
 }
 
 const singleColumn = (rel: Relationship): [string, string] | null =>
