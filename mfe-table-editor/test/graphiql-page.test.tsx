@@ -60,6 +60,11 @@ describe('GraphiqlPage', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'service_role' }));
     expect(screen.getByText(/Queries run as service_role/)).toBeTruthy();
     expect(headersOf(await run(fetchMock))).toEqual({ apikey: 'service-key', authorization: 'Bearer service-key' });
+
+    // Headers typed in GraphiQL's Headers tab are sent too, and win.
+    fireEvent.change(screen.getByLabelText('Headers'), { target: { value: '{"Authorization":"Bearer typed","x-client-info":"graphiql"}' } });
+    const typed = await run(fetchMock);
+    expect({ ...headersOf(typed), client: typed.headers.get('x-client-info') }).toEqual({ apikey: 'service-key', authorization: 'Bearer typed', client: 'graphiql' });
   });
 
   it('runs as a chosen user with a token minted for them once, sent with the anon key', async () => {

@@ -21,14 +21,15 @@ export interface GraphqlRequest {
 
 /**
  * GraphiQL's fetcher: POSTs the request to `url` with the headers `headers` resolves at that moment (a
- * user's token is minted on the first run and again when it is about to expire). A reply that is not
- * JSON (a proxy's error page) becomes an error GraphiQL shows.
+ * user's token is minted on the first run and again when it is about to expire), then those of GraphiQL's
+ * Headers tab, which win. A reply that is not JSON (a proxy's error page) becomes an error GraphiQL shows.
  */
 export function graphqlFetcher(url: string, headers: () => Promise<Record<string, string>>) {
-  return async (request: GraphqlRequest): Promise<ExecutionResult> => {
+  return async (request: GraphqlRequest, options?: { headers?: Record<string, unknown> }): Promise<ExecutionResult> => {
+    const typed = Object.entries(options?.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]);
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(await headers()) },
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...(await headers()), ...Object.fromEntries(typed) },
       body: JSON.stringify(request),
     });
     if (!response.headers.get('content-type')?.includes('json')) throw new Error(`The GraphQL endpoint answered ${response.status} ${response.statusText}`);
