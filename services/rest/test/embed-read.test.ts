@@ -318,6 +318,10 @@ describe('values and formats', () => {
     const plan = buildCountPlanSql(cache, readQueryFrom('films', 'select=id&year=gt.1895'));
     const { rows } = await client.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(plan.text, plan.values);
     expect(rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows']).toBeGreaterThan(0);
+    // Embeds with filters and limits that cannot drop rows add no parameter the plan would not use.
+    const embedded = buildCountPlanSql(cache, readQueryFrom('films', 'select=id,actors(id),specs:technical_specs!inner(camera)&actors.last_name=eq.x&actors.limit=1&specs.camera=neq.y&year=gt.1895'));
+    expect(embedded.values).toEqual(['y', '1895']);
+    expect((await client.query(embedded.text, embedded.values)).rows).toHaveLength(1);
   });
 
   test('a source from-item (a write\'s CTE, a function call) read with the relation\'s embeds', async () => {

@@ -146,9 +146,11 @@ const AGGREGATE = quoteIdent('pgrst_agg');
  */
 export function buildReadSql(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions = {}): Statement {
   const params = options.params ?? new Parameters();
-  const { root, from, where, countFrom } = prepare(cache, query, options, params);
-  const inner = levelSql(cache, root, from, [], params, query.aggregatesEnabled ?? false, where);
-  const total = query.exactCount ? `(select pg_catalog.count(*) from ${countFrom()}${where})` : 'null::bigint';
+  const { root, from, where, countFrom } = prepare(cache, query, options);
+  const fromSql = { text: from(params) };
+  const whereSql = where(params);
+  const inner = levelSql(cache, root, fromSql, [], params, query.aggregatesEnabled ?? false, whereSql);
+  const total = query.exactCount ? `(select pg_catalog.count(*) from ${countFrom(params)}${whereSql})` : 'null::bigint';
   const body = options.format === 'csv' ? CSV_BODY : `coalesce(pg_catalog.json_agg(_postgrest_t), '[]')::text`;
   return {
     text: `select ${total} as total_result_set, pg_catalog.count(_postgrest_t) as page_total, ${body} as body from (${inner}) as _postgrest_t`,
@@ -162,8 +164,10 @@ export function buildReadSql(cache: SchemaCache | null, query: ReadQuery, option
  */
 export function buildCountPlanSql(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions = {}): Statement {
   const params = options.params ?? new Parameters();
-  const { where, countFrom } = prepare(cache, query, options, params);
-  return { text: `explain (format json) select 1 from ${countFrom()}${where}`, values: params.values };
+  const { where, countFrom } = prepare(cache, query, options);
+  // Every parameter added must be used in the text (Postgres cannot type one that is not), so only the count's parts are written.
+  const fromSql = countFrom(params);
+  return { text: `explain (format json) select 1 from ${fromSql}${where(params)}`, values: params.values };
 }
 
 /**
@@ -176,10 +180,11 @@ const CSV_BODY =
   `coalesce(pg_catalog.string_agg(pg_catalog.substr(_postgrest_t::text, 2, pg_catalog.length(_postgrest_t::text) - 2), chr(10)), '')`;
 
 /**
- * The plan of the read, the top level's from-item (with every embed's join) and `where`, and the from-item a
- * count needs: only the joins that can drop rows (`!inner`, and embeds the top-level filters test for null).
+ * The plan of the read, and writers of the top level's from-item (with every embed's join), of its `where`,
+ * and of the from-item a count needs: only the joins that can drop rows (`!inner`, and embeds the top-level
+ * filters test for null). Each adds its values to the parameters it is given when it is called.
  */
-function prepare(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions, params: Parameters) {
+function prepare(cache: SchemaCache | null, query: ReadQuery, options: ReadOptions) {
   if (cache !== null && options.source === undefined && !cache.relations.has(relationKey(query.schema, query.relation))) {
     throw relationNotFound(cache, query.schema, query.relation);
   }
@@ -196,12 +201,15 @@ function prepare(cache: SchemaCache | null, query: ReadQuery, options: ReadOptio
   const table = quoteIdent(query.relation);
   const source = options.source === undefined ? `${quoteIdent(query.schema)}.${table}` : `${options.source} as ${table}`;
   const aggregatesEnabled = query.aggregatesEnabled ?? false;
-  const from = { text: source + joinsSql(cache, root, params, aggregatesEnabled) };
-  const conditions = root.filters.map((tree) => levelTreeSql(tree, root, cache, params));
+  const from = (params: Parameters) => source + joinsSql(cache, root, params, aggregatesEnabled);
+  const where = (params: Parameters) => {
+    const conditions = root.filters.map((tree) => levelTreeSql(tree, root, cache, params));
+    return conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '';
+  };
   const tested = new Set(root.filters.flatMap(fieldNames));
-  const countFrom = () => source + joinsSql(cache, root, params, aggregatesEnabled, (child) =>
+  const countFrom = (params: Parameters) => source + joinsSql(cache, root, params, aggregatesEnabled, (child) =>
     child.node.join === 'inner' || tested.has(child.node.relation) || (child.node.alias !== undefined && tested.has(child.node.alias)));
-  return { root, from, where: conditions.length > 0 ? ` where ${conditions.join(' and ')}` : '', countFrom };
+  return { root, from, where, countFrom };
 }
 
 /** The columns (or embeds) a filter's conditions name. */
