@@ -62,8 +62,11 @@ describe('writes', () => {
 
   it('upserts with resolution=merge-duplicates and ignore-duplicates, and PUTs one row by its key', async () => {
     const merged = await send('POST', '/directors?select=id,last_name', [{ id: 1, first_name: 'W.K.L.', last_name: 'Dickson (merged)' }], { apikey: serviceKey, prefer: 'resolution=merge-duplicates,return=representation' });
-    expect(merged.statusCode).toBe(201);
+    // Only updated: 200; an upsert that inserts is 201.
+    expect(merged.statusCode).toBe(200);
     expect(merged.json()).toEqual([{ id: 1, last_name: 'Dickson (merged)' }]);
+    const insertedByUpsert = await send('POST', '/directors', [{ id: 30, first_name: 'Up', last_name: 'Sert' }], { apikey: serviceKey, prefer: 'resolution=merge-duplicates' });
+    expect(insertedByUpsert.statusCode).toBe(201);
     const ignored = await send('POST', '/directors?select=id', [{ id: 1, first_name: 'x', last_name: 'y' }], { apikey: serviceKey, prefer: 'resolution=ignore-duplicates,return=representation' });
     expect(ignored.json()).toEqual([]);
     const put = await send('PUT', '/directors?id=eq.40', { id: 40, first_name: 'New', last_name: 'Person' }, { apikey: serviceKey, prefer: 'return=representation' });

@@ -87,13 +87,19 @@ export async function writeRelation(ctx: RestContext, request: FastifyRequest, r
   const applied = appliedPreferences(api, api.preferences.return);
   if (applied) reply.header('preference-applied', applied);
   if (method === 'POST' && row.location) reply.header('location', locationHeader(relation, row.location));
-  const created = method === 'POST' || (method === 'PUT' && Number(row.inserted ?? 0) > 0);
+  const inserted = Number(row.inserted ?? 0);
+  // PostgREST 12: an insert is 201, an upsert that only updated 200; a PUT 201 or 200 by the same rule
+  // with a body, 204 without; PATCH and DELETE 200 with a body, 204 without.
+  const upsert = method === 'PUT' || (method === 'POST' && preferences.resolution === 'merge-duplicates');
+  const created = method === 'POST' ? !upsert || inserted > 0 : method === 'PUT' && inserted > 0;
+  const range = method === 'PATCH' && returning === 'representation' ? contentRange(0, rows, total) : `*/${total ?? '*'}`;
+  reply.header('content-range', range);
   if (returning === 'representation') {
-    reply.status(created ? 201 : 200).header('content-range', contentRange(0, rows, total)).type(CONTENT_TYPES[format]);
+    reply.status(created ? 201 : 200).type(CONTENT_TYPES[format]);
     applyResponseSettings(reply, response);
     return reply.send(body ?? '[]');
   }
-  reply.status(created ? 201 : 204).header('content-range', `*/${total ?? '*'}`);
+  reply.status(method === 'POST' ? (created ? 201 : 200) : 204);
   applyResponseSettings(reply, response);
   return reply.send();
 }
