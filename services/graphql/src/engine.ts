@@ -40,7 +40,7 @@ const POOL_SIZE = 10;
  */
 export class ProjectGraphql {
   private pool: pg.Pool | null = null;
-  private listening: Promise<void> | null = null;
+  private listening: Promise<pg.Pool> | null = null;
   private listener: pg.Client | null = null;
   /** Bumped by every reload notice and every new listening connection: a schema built before is stale. */
   private generation = 0;
@@ -54,11 +54,11 @@ export class ProjectGraphql {
 
   /** The schema over `schemas` (in order), built again when DDL happened or the exposed schemas changed. */
   async schemaFor(schemas: readonly string[]): Promise<BuiltSchema> {
-    await this.listen();
+    const pool = await this.listen();
     const key = JSON.stringify(schemas);
     const current = this.current;
     if (current && current.generation === this.generation && current.schemas === key) return current.built;
-    const entry = { generation: this.generation, schemas: key, built: this.build([...schemas]) };
+    const entry = { generation: this.generation, schemas: key, built: this.build([...schemas], pool) };
     this.current = entry;
     // A failed build is not kept: the next request tries again.
     entry.built.catch(() => {
@@ -67,12 +67,12 @@ export class ProjectGraphql {
     return entry.built;
   }
 
-  private build(schemas: string[]): Promise<BuiltSchema> {
+  private build(schemas: string[], pool: pg.Pool): Promise<BuiltSchema> {
     return makeSchema({
       extends: [PostGraphileAmberPreset],
       pgServices: [
         makePgService({
-          pool: this.pool!,
+          pool,
           schemas,
           // No GraphQL subscriptions: no LISTEN connection of PostGraphile's own.
           pubsub: false,
@@ -82,7 +82,8 @@ export class ProjectGraphql {
     });
   }
 
-  private listen(): Promise<void> {
+  /** Connects the listener (and the pool) when it is not: the pool requests run on. */
+  private listen(): Promise<pg.Pool> {
     if (this.closed) return Promise.reject(new Error(`The GraphQL engine of ${this.ref} is closed`));
     this.listening ??= this.connect().catch((error: unknown) => {
       this.listening = null;
@@ -91,14 +92,18 @@ export class ProjectGraphql {
     return this.listening;
   }
 
-  private async connect(): Promise<void> {
+  private async connect(): Promise<pg.Pool> {
     const url = await this.resolve(this.ref, 'api');
-    this.pool ??= createPool(url, POOL_SIZE);
     const client = standaloneClient(url);
+    // A lost listener means the database went away (a restart, a pause, a restore): the next request
+    // asks for the connection string again (its password may have changed) and builds a new pool and schema.
     const lost = () => {
       if (this.listener !== client) return;
       this.listener = null;
       this.listening = null;
+      const pool = this.pool;
+      this.pool = null;
+      pool?.end().catch(() => {});
     };
     client.on('error', lost);
     client.on('end', lost);
@@ -113,7 +118,9 @@ export class ProjectGraphql {
       throw error;
     }
     this.listener = client;
+    this.pool = createPool(url, POOL_SIZE);
     this.generation++;
+    return this.pool;
   }
 
   async close(): Promise<void> {

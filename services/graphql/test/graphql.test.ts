@@ -19,9 +19,11 @@ let admin: pg.Client;
 let app: ServiceApp;
 let settings: ProjectDataApiSettings;
 
+/** The api role's connection string as the platform would give it now (a test changes its password). */
+let apiUrl: string | undefined;
 const resolver: ConnectionResolver = async (ref, role) => {
   if (ref !== 'default') throw notFound('Project not found');
-  return db.connections[role];
+  return role === 'api' && apiUrl ? apiUrl : db.connections[role];
 };
 
 beforeAll(async () => {
@@ -227,6 +229,33 @@ describe('requests and schema', () => {
     const exposed = await gql('{ allHiddenSecrets { nodes { rowId } } }');
     expect(exposed.status).toBe(200);
     expect(exposed.body.data!.allHiddenSecrets.nodes).toEqual([]);
+  });
+});
+
+describe('the database going away', () => {
+  test('after its connections are cut and the api role has a new password, requests work again with the new one', async () => {
+    const superuser = new pg.Client({ connectionString: db.url });
+    await superuser.connect();
+    try {
+      expect(titles((await gql(TITLES)).body)).toEqual(['public 1', 'anon note']);
+      const role = `${db.name}_api`;
+      await superuser.query(`alter role "${role}" password 'a-new-api-password'`);
+      const url = new URL(db.connections.api);
+      url.password = 'a-new-api-password';
+      apiUrl = url.toString();
+      await superuser.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1', [role]);
+      let reply: Awaited<ReturnType<typeof gql>> | undefined;
+      await waitUntil(async () => {
+        reply = await gql(TITLES);
+        return reply.status === 200 && !reply.body.errors;
+      }, 'requests work again');
+      expect(titles(reply!.body)).toEqual(['public 1', 'anon note']);
+      // The listener came back too: DDL is still seen.
+      await admin.query('create table public.after_restart (id int primary key); grant select on public.after_restart to anon');
+      await waitUntil(async () => (await gql('{ allAfterRestarts { nodes { id } } }')).status === 200, 'the new table is served');
+    } finally {
+      await superuser.end();
+    }
   });
 });
 
