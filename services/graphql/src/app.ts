@@ -1,6 +1,7 @@
 import './node20';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { grafast } from 'postgraphile/grafast';
+import { RefParams } from '@dash/contracts';
 import { createServiceApp, quoteIdent, type ConnectionResolver, type LogShipper, type ServiceApp } from '@dash/service-kit';
 import { graphqlCaller, TokenError, type GraphqlCaller } from './caller';
 import { GraphqlEngines } from './engine';
@@ -75,7 +76,7 @@ export function buildApp(options: GraphqlAppOptions): ServiceApp {
 
   // POST only: a GET would let a plain link run a mutation as anon.
   for (const url of ['/:ref/v1', '/:ref/v1/']) {
-    app.post(url, (request, reply) => handle(request, reply, paramsFromBody(request.body)));
+    app.post(url, { schema: { params: RefParams } }, (request, reply) => handle(request, reply, paramsFromBody(request.body)));
   }
   return app;
 }

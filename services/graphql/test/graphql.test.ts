@@ -204,9 +204,11 @@ describe('requests and schema', () => {
     expect(invalid.body.errors?.[0]?.message).toMatch(/noSuchField/);
   });
 
-  test('an unknown project is a 404', async () => {
+  test('an unknown project is a 404, a malformed ref a 400', async () => {
     const response = await app.inject({ method: 'POST', url: '/other/v1', payload: { query: '{ __typename }' } });
     expect(response.statusCode).toBe(404);
+    const malformed = await app.inject({ method: 'POST', url: '/..%2Fx/v1', payload: { query: '{ __typename }' } });
+    expect(malformed.statusCode).toBe(400);
   });
 
   test('DDL rebuilds the schema: a table created after the first request is served without a restart', async () => {
