@@ -110,8 +110,9 @@ interface Level {
   order: OrderTerm[];
   range: Range | null;
   /**
-   * A to-one spread holding aggregates: they are hoisted to the parent, which groups by its other fields
-   * (PostgREST's rule), so this level only selects their arguments (`pgrst_arg_<index in select>`).
+   * A to-one spread holding aggregates (its own, or those of to-one spreads within it): they are hoisted to
+   * the nearest level that is not such a spread, which groups by its other fields (PostgREST's rule). This
+   * level only selects their arguments (`argumentName`) and passes up those of the spreads within it.
    */
   hoisted: boolean;
 }
@@ -234,7 +235,8 @@ function plan(
     const relationship = findRelationship(cache, schema, relation, node.relation, node.hint);
     aliases.next += 1;
     const child = plan(cache, relationship.foreignTable.schema, relationship.foreignTable.name, `pgrst_${aliases.next}`, node.select, aliases);
-    child.hoisted = node.spread && isToOne(relationship) && node.select.some((n) => n.kind === 'aggregate');
+    child.hoisted = node.spread && isToOne(relationship)
+      && (node.select.some((n) => n.kind === 'aggregate') || child.children.some((grandchild) => grandchild.level.hoisted));
     level.children.push({
       node, name: node.alias ?? node.relation, relationship, toOne: isToOne(relationship), level: child,
       lateral: quoteIdent(`pgrst_${aliases.next}_embed`), rows: quoteIdent(`pgrst_${aliases.next}_rows`),
@@ -267,16 +269,19 @@ function levelSql(
 ): string {
   const ownAggregates = level.select.some((node) => node.kind === 'aggregate');
   if (ownAggregates && !aggregatesEnabled) throw new PostgrestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
-  const aggregated = (ownAggregates && !level.hoisted) || level.children.some((child) => child.level.hoisted);
+  const aggregated = !level.hoisted && (ownAggregates || level.children.some((child) => child.level.hoisted));
   const columns: string[] = [];
   const groupBy: string[] = [];
   const column = (field: Field) => columnSql(cache, level, field);
   level.select.forEach((node, index) => {
     switch (node.kind) {
-      case 'star':
+      case 'star': {
         columns.push(`${level.alias}.*`);
-        groupBy.push(`${level.alias}.*`);
+        // Grouped, `*` is grouped by each of its columns (Postgres does not group columns by their row).
+        const names = nodeOutputNames(cache, level, node);
+        groupBy.push(...(names.length > 0 ? names.map((name) => `${level.alias}.${quoteIdent(name)}`) : [`${level.alias}.*`]));
         break;
+      }
       case 'column': {
         const sql = withCast(column(node.field), node.cast);
         const named = node.alias !== undefined || node.cast !== undefined || node.field.jsonPath.length > 0 || sql.startsWith(`${level.alias}.`) === false;
@@ -287,11 +292,19 @@ function levelSql(
       case 'aggregate': {
         const argument = node.field ? withCast(column(node.field), node.fieldCast) : '*';
         if (!level.hoisted) columns.push(`${withCast(`pg_catalog.${node.fn}(${argument})`, node.cast)} as ${quoteIdent(node.alias ?? node.fn)}`);
-        else if (node.field) columns.push(`${argument} as ${quoteIdent(`pgrst_arg_${index}`)}`);
+        else if (node.field) columns.push(`${argument} as ${quoteIdent(argumentName(level, index))}`);
         break;
       }
       case 'embed': {
         const child = level.children.find((c) => c.node === node)!;
+        if (level.hoisted && child.level.hoisted) {
+          // Passed up as they are: the level the aggregates are hoisted to reads them by these names.
+          for (const entry of hoistedEntries(cache, child.level)) {
+            const name = entry.kind === 'column' ? entry.name : entry.argument;
+            if (name !== null) columns.push(`${child.lateral}.${quoteIdent(name)} as ${quoteIdent(name)}`);
+          }
+          break;
+        }
         for (const { sql, name, json, aggregate } of embedColumns(cache, child)) {
           // Grouping compares values, and json has no equality: grouped by, an embed is jsonb.
           const value = aggregated && json ? `(${sql})::jsonb` : sql;
@@ -377,13 +390,32 @@ function embedColumns(cache: SchemaCache | null, child: Child): EmbedColumn[] {
   if (!child.toOne) {
     return outputNames(cache, child.level).map((name) => ({ sql: `coalesce(${lateral}.${quoteIdent(name)}, '[]')`, name, json: true, aggregate: false }));
   }
-  return child.level.select.flatMap((node, index): EmbedColumn[] => {
-    if (node.kind === 'aggregate') {
-      const argument = node.field ? `${lateral}.${quoteIdent(`pgrst_arg_${index}`)}` : '*';
-      return [{ sql: withCast(`pg_catalog.${node.fn}(${argument})`, node.cast), name: node.alias ?? node.fn, json: false, aggregate: true }];
+  // A spread without aggregates has only fields: the same walk lists them.
+  return hoistedEntries(cache, child.level).map((entry): EmbedColumn => {
+    if (entry.kind === 'column') return { sql: `${lateral}.${quoteIdent(entry.name)}`, name: entry.name, json: entry.json, aggregate: false };
+    const { node } = entry;
+    const argument = entry.argument === null ? '*' : `${lateral}.${quoteIdent(entry.argument)}`;
+    return { sql: withCast(`pg_catalog.${node.fn}(${argument})`, node.cast), name: node.alias ?? node.fn, json: false, aggregate: true };
+  });
+}
+
+/** The name a hoisted aggregate's argument has in its spread's lateral subquery (and in those it is passed up through). */
+const argumentName = (level: Level, index: number) => `pgrst_arg_${level.id}_${index}`;
+
+type HoistedEntry =
+  | { kind: 'column'; name: string; json: boolean }
+  | { kind: 'aggregate'; node: Extract<SelectNode, { kind: 'aggregate' }>; argument: string | null };
+
+/** A to-one spread's fields and hoisted aggregates, those of the hoisted spreads within it included. */
+function hoistedEntries(cache: SchemaCache | null, level: Level): HoistedEntry[] {
+  return level.select.flatMap((node, index): HoistedEntry[] => {
+    if (node.kind === 'aggregate') return [{ kind: 'aggregate', node, argument: node.field ? argumentName(level, index) : null }];
+    if (node.kind === 'embed') {
+      const child = level.children.find((c) => c.node === node)!;
+      if (child.level.hoisted) return hoistedEntries(cache, child.level);
     }
-    const json = node.kind === 'embed' && !node.spread;
-    return nodeOutputNames(cache, child.level, node).map((name) => ({ sql: `${lateral}.${quoteIdent(name)}`, name, json, aggregate: false }));
+    const json = node.kind === 'embed' && (!node.spread || !level.children.find((c) => c.node === node)!.toOne);
+    return nodeOutputNames(cache, level, node).map((name) => ({ kind: 'column', name, json }));
   });
 }
 
