@@ -275,6 +275,10 @@ describe('aggregates', () => {
       { rating: 'G', latest: 'Lumière', min: 'Dickson', count: 2 }, { rating: 'PG', latest: 'Méliès', min: 'Méliès', count: 2 },
     ]);
     expect(refusal('films', 'select=rating,...directors(last_name.max())')).toMatchObject({ code: 'PGRST123' });
+    // From a nested to-one spread, to the first level that is not one.
+    expect(await read('technical_specs', 'select=aspect_ratio,...films(...directors(last_name.min(),count()))', enabled)).toEqual([
+      { aspect_ratio: '1.33', min: 'Lumière', count: 2 },
+    ]);
     const byDirector = (await read('films', 'select=count(),directors(id)', enabled)) as { count: number; directors: { id: number } }[];
     expect(byDirector.sort((a, b) => a.directors.id - b.directors.id)).toEqual([
       { count: 1, directors: { id: 1 } }, { count: 1, directors: { id: 2 } }, { count: 2, directors: { id: 3 } },
