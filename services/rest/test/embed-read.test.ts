@@ -296,6 +296,8 @@ describe('values and formats', () => {
       cost: { currency: 'FRF', amount: 10000 }, search: "'moon':5 'trip':2", label: MOON,
     }]);
     expect(await read('films', 'select=id&tags=cs.{short}&search=fts.castle&order=id')).toEqual([{ id: 3 }]);
+    expect(await read('films', 'select=id&rating=gt.G&order=id')).toEqual([{ id: 3 }, { id: 4 }]);
+    expect(await read('screenings', 'select=audience&order=id')).toEqual([{ audience: 'G' }, { audience: 'PG-13' }]);
     // PostgREST 13: text and JSON columns are searched through to_tsvector.
     expect(await read('films', 'select=id&title=fts.castle')).toEqual([{ id: 3 }]);
     expect(await read('films', 'select=id&metadata=plfts(english).usa')).toEqual([{ id: 2 }]);

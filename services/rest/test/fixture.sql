@@ -3,7 +3,7 @@
 -- Run as the project's admin role (test/fixture.ts), so the project's default privileges apply to it.
 
 create type public.film_rating as enum ('G', 'PG', 'PG-13', 'R');
--- A domain over an enum: its labels are the enum's.
+-- A domain over an enum: its labels are the enum's (Postgres compares it only once cast to the enum).
 create domain public.age_rating as public.film_rating;
 create domain public.positive_int as integer check (value > 0);
 create type public.budget as (currency text, amount numeric);
@@ -20,7 +20,7 @@ create table public.films (
   director_id integer references public.directors (id),
   title text not null,
   year integer,
-  rating public.age_rating,
+  rating public.film_rating,
   runtime_minutes public.positive_int,
   tags text[] not null default '{}',
   metadata jsonb,
@@ -75,7 +75,8 @@ create table public.screenings (
   id serial primary key,
   film_id integer not null references public.films (id),
   during tsrange not null,
-  seats int4range
+  seats int4range,
+  audience public.age_rating
 );
 
 -- A partitioned table (its partitions are not served on their own).
@@ -169,9 +170,9 @@ insert into public.presidents (id, last_name, predecessor_id) values
 insert into public.addresses (id, city) values (1, 'Lyon'), (2, 'Paris');
 insert into public.orders (id, name, billing_address_id, shipping_address_id) values (1, 'posters', 1, 2);
 
-insert into public.screenings (film_id, during, seats) values
-  (4, '[2024-01-01 20:00, 2024-01-01 22:00)', '[1,100)'),
-  (3, '[2024-01-02 18:00, 2024-01-02 19:00)', '[1,50)');
+insert into public.screenings (film_id, during, seats, audience) values
+  (4, '[2024-01-01 20:00, 2024-01-01 22:00)', '[1,100)', 'G'),
+  (3, '[2024-01-02 18:00, 2024-01-02 19:00)', '[1,50)', 'PG-13');
 
 insert into public.ticket_sales (id, sold_on, film_id, price) values (1, '2024-01-01', 4, 7.50), (2, '2024-01-02', 3, 5.00);
 

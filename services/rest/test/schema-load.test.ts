@@ -44,7 +44,8 @@ test('relations of the exposed schemas only, with their kind, key and updatabili
 });
 
 test('columns: types, enum labels through a domain, arrays, defaults, identity, generated, nullability, comments', () => {
-  expect(column('films', 'rating')).toMatchObject({ type: 'age_rating', enumValues: ['G', 'PG', 'PG-13', 'R'], nullable: true });
+  expect(column('films', 'rating')).toMatchObject({ type: 'film_rating', enumValues: ['G', 'PG', 'PG-13', 'R'], nullable: true });
+  expect(column('screenings', 'audience')).toMatchObject({ type: 'age_rating', enumValues: ['G', 'PG', 'PG-13', 'R'] });
   expect(column('films', 'tags')).toMatchObject({ type: 'text[]', elementType: 'text', default: "'{}'::text[]", nullable: false });
   expect(column('films', 'title')).toMatchObject({ nullable: false, description: 'The title as released', position: 3, elementType: null });
   expect(column('films', 'search')).toMatchObject({ type: 'tsvector', generated: true, default: null });
