@@ -15,6 +15,7 @@ import {
   hostileJsonValues,
   leavesOf,
   prng,
+  projectApiName,
   PROTOTYPE_NAMES,
   rawBodies,
   sample,
@@ -269,12 +270,12 @@ function pick(cases: Case[], count: number, random: () => number): Case[] {
   return picked;
 }
 
-/** The path through the gateway: `/p/{ref}/storage|analytics/v1/...` for the project APIs, `/api/<service>/...` else. */
+/** The path through the gateway: `/p/{ref}/storage|analytics|rest/v1/...` for the project APIs, `/api/<service>/...` else. */
 function gatewayUrl(route: RouteDef, c: Case): string {
   const path = route.url.replace(/:([A-Za-z_][A-Za-z0-9_]*)|\*/g, (match, name: string | undefined) => c.params[name ?? '*'] ?? match);
   const projectApi = /^\/([^/]*)\/v1(\/.*)$/.exec(path);
   const url = route.url.startsWith('/:ref/v1/') && projectApi
-    ? `/p/${projectApi[1]}/${route.service === 'storage' ? 'storage' : 'analytics'}/v1${projectApi[2]}`
+    ? `/p/${projectApi[1]}/${projectApiName(route.service)}/v1${projectApi[2]}`
     : `/api/${route.service}${path}`;
   return c.query ? `${url}?${c.query}` : url;
 }

@@ -5,7 +5,7 @@ import * as contracts from '../contracts/dist';
 import { IDENTITY_HEADER, type RouteDef, type ServiceName } from '../contracts/dist';
 import { signIdentity } from '../services/kit/dist/identity';
 import { abortPlan, prng, sendAndAbort, type AbortRequest } from '../services/kit/dist/testing';
-import { contractRoutes, GUARDED, sampleOf, type Schema } from './contract-fuzz';
+import { contractRoutes, GUARDED, projectApiName, sampleOf, type Schema } from './contract-fuzz';
 import { createUser, E2E_DATA_DIR, E2E_PASSWORD, E2E_PORT, pidOf, ROOT } from './stack';
 
 /*
@@ -29,7 +29,7 @@ const CASES = Number(process.env.DASH_ABORT_CASES ?? 3);
 const CONCURRENCY = 8;
 const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 const SERVICE_PORTS: Record<ServiceName, number> = { platform: E2E_PORT + 11, 'pg-meta': E2E_PORT + 12, storage: E2E_PORT + 13, logs: E2E_PORT + 14, rest: E2E_PORT + 15 };
-const PROCESSES = ['gateway', 'platform', 'pg-meta', 'storage', 'logs'] as const;
+const PROCESSES = ['gateway', 'platform', 'pg-meta', 'storage', 'logs', 'rest'] as const;
 const MISSING_REF = 'abortfuzznone';
 
 test.setTimeout(10 * 60_000);
@@ -52,10 +52,10 @@ function pathOf(route: RouteDef, ref: string): string {
   return query ? `${filled}?${query}` : filled;
 }
 
-/** Through the gateway: `/p/{ref}/storage|analytics/v1/...` for the project APIs, `/api/<service>/...` else. */
+/** Through the gateway: `/p/{ref}/storage|analytics|rest/v1/...` for the project APIs, `/api/<service>/...` else. */
 function gatewayPath(route: RouteDef, servicePath: string): string {
   const projectApi = /^\/([^/]*)\/v1(\/.*)$/.exec(servicePath);
-  if (route.url.startsWith('/:ref/v1/') && projectApi) return `/p/${projectApi[1]}/${route.service === 'storage' ? 'storage' : 'analytics'}/v1${projectApi[2]}`;
+  if (route.url.startsWith('/:ref/v1/') && projectApi) return `/p/${projectApi[1]}/${projectApiName(route.service)}/v1${projectApi[2]}`;
   return `/api/${route.service}${servicePath}`;
 }
 

@@ -5,6 +5,7 @@ import {
   projectLifecycleRoutes,
   projectSettingsRoutes,
   type RouteDef,
+  type ServiceName,
 } from '../contracts/dist';
 export { prng } from '../services/kit/dist/testing';
 
@@ -35,6 +36,11 @@ export interface Schema {
   maxLength?: number;
   minItems?: number;
   maxItems?: number;
+}
+
+/** The API name under `/p/{ref}/` of a service's project API (what the gateway maps to the service). */
+export function projectApiName(service: ServiceName): string {
+  return service === 'logs' ? 'analytics' : service;
 }
 
 /** Every route object in the contracts' exports (`defineRoute` results grouped in objects like `pgMetaRoutes`). */

@@ -40,3 +40,4 @@ export * from './advisors';
 export * from './backups';
 export * from './health';
 export * from './data-api';
+export * from './rest';

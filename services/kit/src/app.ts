@@ -58,6 +58,8 @@ export interface ServiceOptions {
   secret: string;
   logger?: boolean | FastifyBaseLogger;
   bodyLimit?: number;
+  /** Longest path parameter the router matches (Fastify's default is 100; longer is a 414). */
+  maxParamLength?: number;
   /**
    * What the service needs to serve requests, each checked by `GET /health` (readiness): a name
    * (`postgres`, `platform`) and a check that rejects when it is unavailable. None: always ready.
@@ -89,6 +91,7 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
+    maxParamLength: options.maxParamLength ?? 100,
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

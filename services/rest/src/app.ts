@@ -24,7 +24,7 @@ const BODY_LIMIT_BYTES = 100 * 1024 * 1024;
 export function buildRestApp(options: RestOptions): ServiceApp {
   // PostgREST's authenticator: the project's `api` login role, which can only become anon, authenticated or service_role.
   const pools = new ProjectPools(options.resolver, 20, 'api');
-  const app = createServiceApp({ name: 'rest', secret: options.secret, logger: options.logger, dependencies: options.dependencies, bodyLimit: BODY_LIMIT_BYTES });
+  const app = createServiceApp({ name: 'rest', secret: options.secret, logger: options.logger, dependencies: options.dependencies, bodyLimit: BODY_LIMIT_BYTES, maxParamLength: 2048 });
   const schemas = new SchemaStore(pools, options.resolver, (message, error) => app.log.warn({ err: error }, message));
   const ctx: RestContext = { pools, settings: options.settings, schemas };
   registerPostgrestLogs(app, options.logs);

@@ -1,4 +1,6 @@
+import { PostgrestErrorBody } from '@dash/contracts';
 import { signJwt } from '@dash/service-kit';
+import { contractValidator } from '@dash/service-kit/dist/testing';
 import { ALICE, anonKey, BOB, JWT_SECRET, serviceKey, startRestServer, userToken, type RestServer } from './server-helpers';
 
 let server: RestServer;
@@ -155,5 +157,21 @@ describe('the OpenAPI document', () => {
     expect(document.definitions.films!.properties.rating).toMatchObject({ enum: ['G', 'PG', 'PG-13', 'R'] });
     expect(Object.keys(document.paths).some((path) => path.startsWith('/rpc/'))).toBe(true);
     expect(Object.keys(document.paths).some((path) => path.includes('secrets'))).toBe(false);
+  });
+});
+
+describe('the contract', () => {
+  it('answers every refusal with PostgREST\'s error body, including what fails before a handler', async () => {
+    const validate = contractValidator();
+    const refusals = [
+      await get('/directors', {}),
+      await get('/no_such_table'),
+      await get('/directors?id=eq'),
+      await get(`/${'x'.repeat(1500)}`),
+      await get('/directors?select=id,,'),
+      await get('/directors', { apikey: anonKey, accept: 'image/png' }),
+    ];
+    expect(refusals.map((r) => r.statusCode)).toEqual([401, 404, 400, 400, 400, 406]);
+    for (const refusal of refusals) expect(validate(PostgrestErrorBody, refusal.json())).toBeNull();
   });
 });

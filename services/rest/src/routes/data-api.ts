@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { restRoutes, type RouteDef } from '@dash/contracts';
+import { PostgrestError } from '../query/errors';
+import { sendPostgrestError } from '../server/responses';
 import { serveApiRequest, type RestContext } from './context';
 import { openApiDocument } from '../openapi/document';
 import { negotiate } from '../server/request';
@@ -14,11 +17,22 @@ import { writeRelation } from './write';
 export async function dataApiRoutes(app: FastifyInstance, { ctx }: { ctx: RestContext }): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // What fails before a handler (a path over the contract's limits, a body too large) answers in PostgREST's shape too.
+  app.setErrorHandler((error: Error & { validation?: unknown; code?: string; statusCode?: number }, request, reply) => {
+    if (error.validation) return sendPostgrestError(reply, new PostgrestError(400, 'PGRST100', error.message));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendPostgrestError(reply, new PostgrestError(413, 'PGRST413', 'The request body is too large'));
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendPostgrestError(reply, new PostgrestError(error.statusCode, `PGRST${error.statusCode}`, error.message));
+    request.log.error({ err: error }, 'unhandled data API error');
+    return sendPostgrestError(reply, new PostgrestError(500, 'PGRST500', 'Internal server error'));
+  });
+  // Params and query strings are validated with the contract's schemas (`restRoutes`); the grammar inside them is the parsers'.
+  const schema = (def: RouteDef) => ({ params: def.params, querystring: def.querystring });
 
   // The root: the OpenAPI document of the request's schema (Accept-Profile picks another exposed one).
   app.route({
     method: ['GET', 'HEAD'],
     url: '/:ref/v1/',
+    schema: schema(restRoutes.openApi),
     handler: (request, reply) =>
       serveApiRequest(ctx, request, reply, '/', async (api) => {
         const wanted = request.headers.accept?.includes('application/openapi+json') ? 'json' : negotiate(request.headers.accept, ['json']);
@@ -36,6 +50,7 @@ export async function dataApiRoutes(app: FastifyInstance, { ctx }: { ctx: RestCo
   app.route({
     method: ['GET', 'HEAD'],
     url: '/:ref/v1/:relation',
+    schema: schema(restRoutes.readRows),
     handler: (request, reply) => {
       const { relation } = request.params as { relation: string };
       return serveApiRequest(ctx, request, reply, `/${relation}`, (api) => readRelation(ctx, request, reply, api, relation));
@@ -45,6 +60,7 @@ export async function dataApiRoutes(app: FastifyInstance, { ctx }: { ctx: RestCo
   app.route({
     method: ['POST', 'PATCH', 'PUT', 'DELETE'],
     url: '/:ref/v1/:relation',
+    schema: schema(restRoutes.insertRows),
     handler: (request, reply) => {
       const { relation } = request.params as { relation: string };
       return serveApiRequest(ctx, request, reply, `/${relation}`, (api) => writeRelation(ctx, request, reply, api, relation));
@@ -54,6 +70,7 @@ export async function dataApiRoutes(app: FastifyInstance, { ctx }: { ctx: RestCo
   app.route({
     method: ['GET', 'HEAD', 'POST'],
     url: '/:ref/v1/rpc/:function',
+    schema: schema(restRoutes.callFunction),
     handler: (request, reply) => {
       const { function: name } = request.params as { function: string };
       return serveApiRequest(ctx, request, reply, `/rpc/${name}`, (api) => callFunction(ctx, request, reply, api, name));
