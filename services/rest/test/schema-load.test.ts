@@ -15,6 +15,8 @@ beforeAll(async () => {
     await client.query('create role rest_schema_reader noinherit nologin');
     await client.query('set role rest_schema_reader');
     cache = await loadSchemaCache(client, ['public']);
+    // The loader qualifies type names with pg_catalog alone on the search path, and leaves the session's as it was.
+    expect((await client.query<{ search_path: string }>('show search_path')).rows[0]!.search_path).toBe('"$user", public');
   } finally {
     await client.end();
   }
@@ -44,15 +46,16 @@ test('relations of the exposed schemas only, with their kind, key and updatabili
 });
 
 test('columns: types, enum labels through a domain, arrays, defaults, identity, generated, nullability, comments', () => {
-  expect(column('films', 'rating')).toMatchObject({ type: 'film_rating', enumValues: ['G', 'PG', 'PG-13', 'R'], nullable: true });
-  expect(column('screenings', 'audience')).toMatchObject({ type: 'age_rating', enumValues: ['G', 'PG', 'PG-13', 'R'] });
+  expect(column('films', 'rating')).toMatchObject({ type: 'public.film_rating', enumValues: ['G', 'PG', 'PG-13', 'R'], nullable: true });
+  expect(column('screenings', 'audience')).toMatchObject({ type: 'public.age_rating', enumValues: ['G', 'PG', 'PG-13', 'R'] });
   expect(column('films', 'tags')).toMatchObject({ type: 'text[]', elementType: 'text', default: "'{}'::text[]", nullable: false });
   expect(column('films', 'title')).toMatchObject({ nullable: false, description: 'The title as released', position: 3, elementType: null });
   expect(column('films', 'search')).toMatchObject({ type: 'tsvector', generated: true, default: null });
-  expect(column('films', 'cost')).toMatchObject({ type: 'budget', enumValues: null });
+  expect(column('films', 'cost')).toMatchObject({ type: 'public.budget', enumValues: null });
   expect(column('actors', 'id')).toMatchObject({ identity: 'by_default', default: null });
-  expect(column('screenings', 'id').default).toBe("nextval('screenings_id_seq'::regclass)");
+  expect(column('screenings', 'id').default).toBe("nextval('public.screenings_id_seq'::regclass)");
   expect(column('screenings', 'during').type).toBe('tsrange');
+  expect(column('ticket_sales', 'price').type).toBe('numeric(6,2)');
   expect(cache.compositeTypes.get(relationKey('public', 'budget'))!.map((c) => [c.name, c.type])).toEqual([['currency', 'text'], ['amount', 'numeric']]);
 });
 
@@ -112,7 +115,7 @@ test('500 tables and 50 views over another schema\'s tables: a few round trips, 
     expect(bulk.foreignKeys.filter((fk) => fk.table === 'v0').map((fk) => `${fk.columns}->${fk.foreignTable}`)).toEqual(['parent_id->t0']);
     expect(bulk.foreignKeys.filter((fk) => fk.foreignTable === 'v0').map((fk) => `${fk.table}(${fk.columns})`)).toEqual(['t2(parent_id)', 'v1(parent_id)']);
     expect(bulk.relations.get(relationKey('api', 'v7'))!.primaryKey).toEqual(['id']);
-    expect(roundTrips).toBeLessThanOrEqual(8);
+    expect(roundTrips).toBeLessThanOrEqual(10);
     expect(elapsed).toBeLessThan(1500);
   } finally {
     await client.end();

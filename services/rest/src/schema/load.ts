@@ -85,6 +85,18 @@ const ref = (rel: number, attnum: number): ColumnRef => `${rel}:${attnum}`;
  * snapshot of the catalog across those queries.
  */
 export async function loadSchemaCache(client: pg.ClientBase, schemas: string[]): Promise<SchemaCache> {
+  // With only pg_catalog on the search path, format_type qualifies every other type (`public.mood`): the
+  // names stay right whatever search path a request runs with.
+  const { rows: [previous] } = await client.query<{ path: string }>(`select pg_catalog.current_setting('search_path') as path`);
+  await client.query(`select pg_catalog.set_config('search_path', 'pg_catalog', false)`);
+  try {
+    return await readCatalog(client, schemas);
+  } finally {
+    await client.query(`select pg_catalog.set_config('search_path', $1, false)`, [previous!.path]);
+  }
+}
+
+async function readCatalog(client: pg.ClientBase, schemas: string[]): Promise<SchemaCache> {
   const classes = (await client.query<ClassRow>(CLASSES_SQL, [schemas])).rows;
   const types = (await client.query<{ oid: number; base: number; labels: string[] | null }>(TYPES_SQL)).rows;
   const enumLabels = enumResolver(types);
