@@ -129,9 +129,6 @@ interface Child {
   rows: string;
 }
 
-/** Column types PostgREST 13 searches with `to_tsvector` under the full-text operators. */
-const TEXT_OR_JSON = /^(text|character varying(\(\d+\))?|character(\(\d+\))?|json|jsonb)$/;
-
 /** The single column of a to-many embed's lateral subquery (its rows as a JSON array, null when none). */
 const AGGREGATE = quoteIdent('pgrst_agg');
 
@@ -517,7 +514,7 @@ function conditionAt(condition: Condition, level: Level, cache: SchemaCache | nu
     const type = condition.field.jsonPath.length === 0 && condition.operation.kind === 'fts'
       ? cache?.relations.get(relationKey(level.schema, level.relation))?.columns.find((column) => column.name === condition.field.name)?.type
       : undefined;
-    return conditionSql(condition, columnSql(cache, level, condition.field), params, type !== undefined && TEXT_OR_JSON.test(type));
+    return conditionSql(condition, columnSql(cache, level, condition.field), params, type !== undefined && type !== 'tsvector');
   }
   if (condition.operation.kind !== 'is' || condition.operation.value !== 'null') {
     throw new PostgrestError(
@@ -529,8 +526,8 @@ function conditionAt(condition: Condition, level: Level, cache: SchemaCache | nu
 }
 
 /**
- * `toTsvector`: the column is text or JSON, which PostgREST 13's full-text operators search through
- * `to_tsvector` (in the filter's language, when it names one).
+ * `toTsvector`: the column is not a tsvector (text, JSON...), which PostgREST 13's full-text operators search
+ * through `to_tsvector` (in the filter's language, when it names one).
  */
 function conditionSql(condition: Condition, column: string, params: Parameters, toTsvector = false): string {
   const operation = condition.operation;
