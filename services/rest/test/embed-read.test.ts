@@ -136,6 +136,10 @@ describe('embedding (PostgREST docs: resource embedding)', () => {
     expect(refusal('addresses', 'select=*,qqqqqqqq(*)')).toMatchObject({ code: 'PGRST200', hint: null });
   });
 
+  test('an unknown column of an embed is Postgres\' 42703, naming the embed as PostgREST\'s statement does', async () => {
+    await expect(read('films', 'select=title,directors(lastname)')).rejects.toMatchObject({ code: '42703', message: 'column directors_1.lastname does not exist' });
+  });
+
   test('PGRST205: an unknown relation (404), with a close name', () => {
     expect(refusal('film', 'select=*')).toEqual({
       status: 404, code: 'PGRST205', message: "Could not find the table 'public.film' in the schema cache", details: null,

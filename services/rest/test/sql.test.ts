@@ -89,7 +89,7 @@ describe('buildReadSql', () => {
     };
     expect(buildReadSql(cache, read({ relation: 'films', select: parseSelect('title,directors(last_name)') })).text).toBe(ENVELOPE(
       'select "films"."title", pg_catalog.row_to_json("pgrst_1_embed".*) as "directors" from "public"."films" ' +
-      'left join lateral (select "pgrst_1"."last_name" from "public"."directors" as "pgrst_1" where "pgrst_1"."id" = "films"."director_id") as "pgrst_1_embed" on true',
+      'left join lateral (select "directors_1"."last_name" from "public"."directors" as "directors_1" where "directors_1"."id" = "films"."director_id") as "pgrst_1_embed" on true',
     ));
     const toMany = buildReadSql(cache, read({
       relation: 'directors', select: parseSelect('last_name,films!inner(title)'), filters: [parseFilter('films.year', 'gt.1900')],
@@ -97,8 +97,8 @@ describe('buildReadSql', () => {
     }));
     expect(toMany.text).toBe(ENVELOPE(
       'select "directors"."last_name", coalesce("pgrst_1_embed"."pgrst_agg", \'[]\') as "films" from "public"."directors" ' +
-      'inner join lateral (select pg_catalog.json_agg("pgrst_1_rows") as "pgrst_agg" from (select "pgrst_1"."title" from "public"."films" as "pgrst_1" ' +
-      'where "pgrst_1"."director_id" = "directors"."id" and "pgrst_1"."year" > $1 order by "pgrst_1"."year" limit $2) as "pgrst_1_rows") as "pgrst_1_embed" ' +
+      'inner join lateral (select pg_catalog.json_agg("pgrst_1_rows") as "pgrst_agg" from (select "films_1"."title" from "public"."films" as "films_1" ' +
+      'where "films_1"."director_id" = "directors"."id" and "films_1"."year" > $1 order by "films_1"."year" limit $2) as "pgrst_1_rows") as "pgrst_1_embed" ' +
       'on "pgrst_1_embed"."pgrst_agg" is not null',
     ));
     expect(toMany.values).toEqual(['1900', '2']);

@@ -186,7 +186,7 @@ function prepare(cache: SchemaCache | null, query: ReadQuery, options: ReadOptio
   if (cache !== null && options.source === undefined && !cache.relations.has(relationKey(query.schema, query.relation))) {
     throw relationNotFound(cache, query.schema, query.relation);
   }
-  const aliases = { next: 0 };
+  const aliases = { next: 0, top: query.relation };
   const root = plan(cache, query.schema, query.relation, query.relation, query.select, aliases);
   for (const filter of query.filters) findLevel(root, filter.embedPath).filters.push(filter.tree);
   root.order = query.order;
@@ -216,7 +216,7 @@ function fieldNames(tree: Condition | LogicTree): string[] {
 }
 
 function plan(
-  cache: SchemaCache | null, schema: string, relation: string, alias: string, select: SelectNode[], aliases: { next: number },
+  cache: SchemaCache | null, schema: string, relation: string, alias: string, select: SelectNode[], aliases: { next: number; top: string },
 ): Level {
   const level: Level = {
     schema, relation, id: alias, alias: quoteIdent(alias), select, children: [], filters: [], order: [], range: null, hoisted: false,
@@ -230,13 +230,17 @@ function plan(
       );
     }
     const relationship = findRelationship(cache, schema, relation, node.relation, node.hint);
-    aliases.next += 1;
-    const child = plan(cache, relationship.foreignTable.schema, relationship.foreignTable.name, `pgrst_${aliases.next}`, node.select, aliases);
+    const n = (aliases.next += 1);
+    const target = relationship.foreignTable.name;
+    // Named as PostgREST names them (`directors_1`), so Postgres' messages read alike; a long name or one the
+    // top level already has gets a plain one instead (identifiers are cut at 63 bytes).
+    const name = Buffer.byteLength(target) <= 50 && `${target}_${n}` !== aliases.top ? `${target}_${n}` : `pgrst_${n}`;
+    const child = plan(cache, relationship.foreignTable.schema, target, name, node.select, aliases);
     child.hoisted = node.spread && isToOne(relationship)
       && (node.select.some((n) => n.kind === 'aggregate') || child.children.some((grandchild) => grandchild.level.hoisted));
     level.children.push({
       node, name: node.alias ?? node.relation, relationship, toOne: isToOne(relationship), level: child,
-      lateral: quoteIdent(`pgrst_${aliases.next}_embed`), rows: quoteIdent(`pgrst_${aliases.next}_rows`),
+      lateral: quoteIdent(`pgrst_${n}_embed`), rows: quoteIdent(`pgrst_${n}_rows`),
     });
   }
   return level;
