@@ -24,6 +24,7 @@ export function ports() {
     storage: gateway + 13,
     logs: gateway + 14,
     rest: gateway + 15,
+    graphql: gateway + 16,
     remote: (offset: number) => gateway + 100 + offset,
   };
 }

@@ -11,6 +11,7 @@ async function main(): Promise<void> {
       storage: requireEnv('DASH_STORAGE_URL'),
       logs: requireEnv('DASH_LOGS_URL'),
       rest: requireEnv('DASH_REST_URL'),
+      graphql: requireEnv('DASH_GRAPHQL_URL'),
     },
     shellDir: process.env.DASH_SHELL_DIR || undefined,
     // Comma-separated; by default both loopback spellings of the gateway's own address.

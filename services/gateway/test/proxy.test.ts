@@ -388,6 +388,12 @@ describe('project API (/p/{ref}/storage/v1)', () => {
     expect(seen.identity).toBeNull();
   });
 
+  it('forwards the GraphQL endpoint to the graphql service', async () => {
+    const response = await fetch(`${gateway.url}/p/default/graphql/v1`, { method: 'POST', headers: { apikey: 'anon-key', 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    expect(response.status).toBe(200);
+    expect(lastSeen()).toMatchObject({ service: 'graphql', method: 'POST', url: '/default/v1/', identity: null });
+  });
+
   it('refuses unknown APIs, bad refs and dot segments before the storage service sees them', async () => {
     const before = upstreams.seen.length;
     expect((await fetch(`${gateway.url}/p/default/functions/v1/hello`)).status).toBe(404);

@@ -11,7 +11,7 @@ export interface GraphqlCaller {
 export class TokenError extends Error {
   readonly status = 401;
   constructor(
-    readonly code: 'PGRST301' | 'PGRST303',
+    readonly code: 'PGRST301' | 'PGRST302' | 'PGRST303',
     message: string,
   ) {
     super(message);
@@ -31,13 +31,14 @@ export function requestToken(headers: IncomingHttpHeaders): string | null {
 }
 
 /**
- * The caller of a request: without a token, `anon`; with one, the token verified with the project's JWT
- * secret and its `role` claim the role to become. A bad or expired token, or one without a role, is
- * refused (401), never downgraded to anon.
+ * The caller of a request: the token verified with the project's JWT secret and its `role` claim the role to
+ * become. As with the REST data API, a project's API is called with one of its keys at least (the anon key
+ * makes the caller `anon`): no token, a bad or expired one, or one without a role is refused (401), never
+ * downgraded to anon.
  */
 export function graphqlCaller(headers: IncomingHttpHeaders, jwtSecret: string): GraphqlCaller {
   const token = requestToken(headers);
-  if (!token) return { role: 'anon', claims: { role: 'anon' } };
+  if (!token) throw new TokenError('PGRST302', 'No API key found in request');
   const verified = verifyJwt(jwtSecret, token);
   if ('error' in verified) {
     const expired = verified.error.includes('expired');

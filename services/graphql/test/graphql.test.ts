@@ -71,7 +71,7 @@ afterAll(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- GraphQL replies of every shape the queries ask for
 type Data = Record<string, any>;
 
-async function gql(query: string, headers: Record<string, string> = {}, variables?: Record<string, unknown>) {
+async function gql(query: string, headers: Record<string, string> = { apikey: key('anon') }, variables?: Record<string, unknown>) {
   const response = await app.inject({ method: 'POST', url: '/default/v1', headers, payload: { query, variables } });
   return { status: response.statusCode, headers: response.headers, body: response.json() as { data?: Data; errors?: { message: string }[] } };
 }
@@ -81,20 +81,26 @@ const titles = (body: { data?: Data }) => (body.data!.allTodos.nodes as { title:
 const CREATE = 'mutation ($title: String!) { createTodo(input: { todo: { title: $title } }) { todo { rowId title owner } } }';
 
 describe('as anon', () => {
-  test('without a token: reads only the rows anon policies allow, and adds an ownerless row', async () => {
+  test('without a key: refused (401), as the REST data API refuses it', async () => {
+    const refused = await gql(TITLES, {});
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ code: 'PGRST302', message: 'No API key found in request' });
+  });
+
+  test('with the anon key: reads only the rows anon policies allow, and adds an ownerless row', async () => {
     const read = await gql(TITLES);
     expect(read.status).toBe(200);
     expect(read.body.errors).toBeUndefined();
     expect(titles(read.body)).toEqual(['public 1']);
 
-    const created = await gql(CREATE, {}, { title: 'anon note' });
+    const created = await gql(CREATE, { apikey: key('anon') }, { title: 'anon note' });
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data!.createTodo.todo).toMatchObject({ title: 'anon note', owner: null });
     const { rows } = await admin.query(`select owner from public.todo where title = 'anon note'`);
     expect(rows).toEqual([{ owner: null }]);
   });
 
-  test('with the anon key: the same role, and a write the policy refuses is an error, not a row', async () => {
+  test('with the anon key in apikey: a write the policy refuses is an error, not a row', async () => {
     const read = await gql(TITLES, { apikey: key('anon') });
     expect(titles(read.body)).toEqual(['public 1', 'anon note']);
 
@@ -140,7 +146,7 @@ describe('many callers at once', () => {
     const callers: { headers: Record<string, string>; expected: string[] }[] = [
       { headers: { authorization: `Bearer ${userToken(ALICE)}` }, expected: ['alice 1', 'alice 2', 'alice 3'] },
       { headers: { authorization: `Bearer ${userToken(BOB)}` }, expected: ['bob 1'] },
-      { headers: {}, expected: ['public 1', 'anon note'] },
+      { headers: { apikey: key('anon') }, expected: ['public 1', 'anon note'] },
     ];
     const runs = Array.from({ length: 30 }, (_, i) => callers[i % callers.length]!);
     const replies = await Promise.all(runs.map((caller) => gql(TITLES, caller.headers)));
@@ -196,7 +202,7 @@ describe('roles a token may not become', () => {
 
 describe('requests and schema', () => {
   test('a body without a query, or a query that does not validate, is a 400 with GraphQL errors', async () => {
-    const empty = await app.inject({ method: 'POST', url: '/default/v1', payload: { variables: {} } });
+    const empty = await app.inject({ method: 'POST', url: '/default/v1', headers: { apikey: key('anon') }, payload: { variables: {} } });
     expect(empty.statusCode).toBe(400);
     expect(empty.json()).toEqual({ errors: [{ message: 'A GraphQL request needs a "query" string' }] });
     const invalid = await gql('{ noSuchField }');

@@ -16,10 +16,11 @@ export interface ProjectApiOptions {
 /**
  * The project APIs apps call, under the dashboard's origin: `/p/{ref}/storage/v1` is Supabase's
  * `/storage/v1`; `/p/{ref}/analytics/v1` takes events for the project's collections (logs service);
- * `/p/{ref}/rest/v1` is the data API (PostgREST's `/rest/v1`, rest service).
+ * `/p/{ref}/rest/v1` is the data API (PostgREST's `/rest/v1`, rest service), `/p/{ref}/graphql/v1` its GraphQL
+ * endpoint (graphql service).
  */
 export const PROJECT_API_PREFIX = '/p/';
-const PROJECT_APIS = { storage: 'storage', analytics: 'logs', rest: 'rest' } as const satisfies Record<string, ServiceName>;
+const PROJECT_APIS = { storage: 'storage', analytics: 'logs', rest: 'rest', graphql: 'graphql' } as const satisfies Record<string, ServiceName>;
 type ProjectApiService = (typeof PROJECT_APIS)[keyof typeof PROJECT_APIS];
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
