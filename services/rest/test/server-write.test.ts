@@ -112,6 +112,19 @@ describe('functions', () => {
     expect(claims.json()).toMatchObject({ role: 'authenticated', sub: BOB });
   });
 
+  it('writes a set of rows as CSV when asked, and refuses CSV for a single value (PGRST107)', async () => {
+    const csv = await send('GET', '/rpc/films_by_rating?r=PG&select=id,title&order=id&limit=1', undefined, { accept: 'text/csv' });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    // A row's text as Postgres writes a record, as PostgREST's CSV is: a value with a space is quoted.
+    expect(csv.body).toBe('id,title\n3,"The Haunted Castle"');
+    const scalar = await send('POST', '/rpc/bump', { n: 1 }, { accept: 'text/csv' });
+    expect(scalar.statusCode).toBe(406);
+    expect(scalar.json()).toMatchObject({ code: 'PGRST107' });
+    // A client that also takes JSON gets the value as JSON.
+    expect((await send('POST', '/rpc/bump', { n: 1 }, { accept: 'text/csv, application/json' })).json()).toBe(2);
+  });
+
   it('passes response.headers a function sets onto the reply; an unknown function is PGRST202 (404)', async () => {
     const headed = await send('POST', '/rpc/set_header', {});
     expect(headed.headers['cache-control']).toBe('max-age=60');

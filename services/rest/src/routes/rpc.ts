@@ -52,13 +52,15 @@ export async function callFunction(ctx: RestContext, request: FastifyRequest, re
   const args: RpcArguments = !byQuery && takesWholeBody(routine, false)
     ? { kind: 'single', body: text }
     : { kind: 'named', from: byQuery ? 'query' : 'json', values: named };
-  const format = negotiate(request.headers.accept);
+  // CSV is a table's format: only a function returning a set of rows can be written as CSV.
+  const tabular = routine.returnsSet && (routine.returnKind === 'composite' || routine.returnKind === 'record');
+  const format = negotiate(request.headers.accept, tabular ? ['json', 'object', 'csv'] : ['json', 'object']);
   const query = readQueryOf(api, name, parsed, rangeHeaderOf(request));
-  const statement = buildRpcSql(api.cache, { routine, args, query });
+  const statement = buildRpcSql(api.cache, { routine, args, query, format: format === 'csv' ? 'csv' : 'json' });
   const transaction = { ...api.transaction, readOnly: callIsReadOnly(routine, method) };
   const { result, response } = await inRequestTransaction(ctx.pools, api.ref, transaction, async (client) => (await client.query<BodyRow>(statement.text, statement.values)).rows[0]!);
   const rows = Number(result.page_total);
-  reply.type(CONTENT_TYPES[format === 'csv' ? 'json' : format]);
+  reply.type(CONTENT_TYPES[format]);
   applyResponseSettings(reply, response);
   if (routine.returnKind === 'void') {
     if (response.status === null) reply.status(204);

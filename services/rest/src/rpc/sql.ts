@@ -18,6 +18,8 @@ export interface RpcRequest {
    * result embeds like that relation) or, for `returns table`, the function's own name.
    */
   query: ReadQuery;
+  /** A set of rows may be written as CSV (`Accept: text/csv`); anything else is JSON. */
+  format?: 'json' | 'csv';
 }
 
 /**
@@ -58,7 +60,7 @@ export function buildRpcSql(cache: SchemaCache, request: RpcRequest): Statement 
   const relation = routine.returnKind === 'composite' && routine.returnRelation
     ? routine.returnRelation
     : { schema: routine.schema, name: routine.name };
-  const read = buildReadSql(cache, { ...query, schema: relation.schema, relation: relation.name }, { params, source: 'pgrst_source' }).text;
+  const read = buildReadSql(cache, { ...query, schema: relation.schema, relation: relation.name }, { params, source: 'pgrst_source', format: request.format }).text;
   const outer = single
     ? `select pgrst_read.total_result_set, pgrst_read.page_total, coalesce((pgrst_read.body::json->0)::text, 'null') as body from (${read}) as pgrst_read`
     : read;
