@@ -29,9 +29,12 @@ export function statusOfSqlState(code: string, authenticated: boolean): number {
     case '53400':
       return 500;
   }
+  // Program limits (54: a statement too complex, too many columns or arguments, stack depth) are reached by
+  // what the request asked for: the client's mistake, a 400 here where PostgREST answers 500.
+  if (code.startsWith('54')) return 400;
   const byClass: Record<string, number> = {
     '08': 503, '09': 500, '0L': 403, '0P': 403, '25': 500, '28': 403, '2D': 500, '38': 500, '39': 500, '3B': 500,
-    '40': 500, '53': 503, '54': 500, '55': 500, '57': 500, '58': 500, F0: 500, HV: 500, P0: 500, XX: 500,
+    '40': 500, '53': 503, '55': 500, '57': 500, '58': 500, F0: 500, HV: 500, P0: 500, XX: 500,
   };
   return byClass[code.slice(0, 2)] ?? 400;
 }
