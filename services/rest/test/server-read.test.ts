@@ -91,6 +91,23 @@ describe('reads', () => {
     expect(many.json()).toMatchObject({ code: 'PGRST116', details: 'The result contains 3 rows' });
   });
 
+  it('leaves null-valued fields out for nulls=stripped of the vnd.pgrst JSON types (PostgREST 11.2), and only for them', async () => {
+    const url = '/films?select=id,cost,metadata&id=eq.3';
+    const array = await get(url, { apikey: anonKey, accept: 'application/vnd.pgrst.array+json;nulls=stripped' });
+    expect(array.headers['content-type']).toBe('application/vnd.pgrst.array+json; nulls=stripped; charset=utf-8');
+    expect(array.json()).toEqual([{ id: 3, metadata: { country: 'France' } }]);
+    const object = await get(url, { apikey: anonKey, accept: 'application/vnd.pgrst.object+json; nulls=stripped' });
+    expect(object.headers['content-type']).toBe('application/vnd.pgrst.object+json; nulls=stripped; charset=utf-8');
+    expect(object.json()).toEqual({ id: 3, metadata: { country: 'France' } });
+    const called = await get('/rpc/films_by_rating?r=PG&select=id,cost&order=id', { apikey: anonKey, accept: 'application/vnd.pgrst.array+json;nulls=stripped' });
+    expect(called.json()).toEqual([{ id: 3 }, { id: 4, cost: { amount: 10000, currency: 'FRF' } }]);
+    for (const accept of ['application/vnd.pgrst.array+json', 'application/json;nulls=stripped']) {
+      const kept = await get(url, { apikey: anonKey, accept });
+      expect(kept.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(kept.json()).toEqual([{ id: 3, cost: null, metadata: { country: 'France' } }]);
+    }
+  });
+
   it('answers HEAD with the headers and no body, and refuses media types it cannot write', async () => {
     const head = await app.inject({ method: 'HEAD', url: '/demo/v1/directors', headers: { apikey: anonKey, prefer: 'count=exact' } });
     expect(head.statusCode).toBe(200);

@@ -32,6 +32,12 @@ describe('writes', () => {
     expect(represented.statusCode).toBe(201);
     expect(represented.json()).toEqual([{ first_name: 'Bo', last_name: 'Rep' }, { first_name: 'Cy', last_name: 'Rep' }]);
     expect(represented.headers['preference-applied']).toBe('return=representation');
+    const stripped = await send('POST', '/films?select=id,year,cost', { id: 90, title: 'Stripped' }, {
+      prefer: 'return=representation,tx=rollback',
+      accept: 'application/vnd.pgrst.array+json;nulls=stripped',
+    });
+    expect(stripped.statusCode).toBe(201);
+    expect(stripped.json()).toEqual([{ id: 90 }]);
   });
 
   it('sets the owner from auth.uid() and keeps row-level security on writes', async () => {

@@ -35,7 +35,7 @@ export async function dataApiRoutes(app: FastifyInstance, { ctx }: { ctx: RestCo
     schema: schema(restRoutes.openApi),
     handler: (request, reply) =>
       serveApiRequest(ctx, request, reply, '/', async (api) => {
-        const wanted = request.headers.accept?.includes('application/openapi+json') ? 'json' : negotiate(request.headers.accept, ['json']);
+        const wanted = request.headers.accept?.includes('application/openapi+json') ? 'json' : negotiate(request.headers.accept, ['json']).format;
         const forwardedHost = request.headers['x-forwarded-host'];
         const document = openApiDocument(api.cache, api.schema, {
           host: (Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost) ?? request.headers.host ?? 'localhost',

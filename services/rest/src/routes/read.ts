@@ -4,7 +4,7 @@ import { PostgrestError } from '../query/errors';
 import { contentRange, parseRange } from '../query/range';
 import { buildCountPlanSql, buildReadSql, type ReadQuery } from '../query/sql';
 import { negotiate, parseQuery, queryParameters, type ParsedQuery } from '../server/request';
-import { applyResponseSettings, CONTENT_TYPES, singleObject } from '../server/responses';
+import { applyResponseSettings, contentType, singleObject, stripNulls } from '../server/responses';
 import { inRequestTransaction } from '../server/transaction';
 import type { ApiRequest, RestContext } from './context';
 
@@ -72,11 +72,13 @@ async function plannedCount(client: PoolClient, api: ApiRequest, query: ReadQuer
 
 /** GET and HEAD of a table, view, materialized view or foreign table. */
 export async function readRelation(ctx: RestContext, request: FastifyRequest, reply: FastifyReply, api: ApiRequest, relation: string): Promise<FastifyReply> {
-  const format = negotiate(request.headers.accept);
+  const media = negotiate(request.headers.accept);
+  const { format } = media;
   const query = readQueryOf(api, relation, parseQuery(queryParameters(request.raw.url ?? request.url)), rangeHeaderOf(request));
   const statement = buildReadSql(api.cache, query, { format: format === 'csv' ? 'csv' : 'json' });
   const { result, response } = await inRequestTransaction(ctx.pools, api.ref, api.transaction, async (client) => {
     const read = (await client.query<BodyRow>(statement.text, statement.values)).rows[0]!;
+    if (media.stripNulls) read.body = await stripNulls(client, read.body);
     return { row: read, planned: await plannedCount(client, api, query) };
   });
   const { row, planned } = result;
@@ -84,7 +86,7 @@ export async function readRelation(ctx: RestContext, request: FastifyRequest, re
   const total = row.total_result_set === null ? planned : Number(row.total_result_set);
   const { status, range } = readStatus(query.range.offset, rows, total);
   const body = format === 'object' ? singleObject(row.body ?? '[]', rows) : row.body ?? (format === 'csv' ? '' : '[]');
-  reply.status(status).header('content-range', range).type(CONTENT_TYPES[format]);
+  reply.status(status).header('content-range', range).type(contentType(media));
   applyResponseSettings(reply, response);
   return request.method === 'HEAD' ? reply.send() : reply.send(body);
 }

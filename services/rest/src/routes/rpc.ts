@@ -3,7 +3,7 @@ import { PostgrestError } from '../query/errors';
 import { relationKey } from '../schema/types';
 import { buildRpcSql, callIsReadOnly, resolveRoutine, takesWholeBody, type RpcArguments } from '../rpc';
 import { negotiate, parseQuery, queryParameters } from '../server/request';
-import { applyResponseSettings, CONTENT_TYPES, singleObject } from '../server/responses';
+import { applyResponseSettings, contentType, singleObject, stripNulls } from '../server/responses';
 import { inRequestTransaction } from '../server/transaction';
 import type { ApiRequest, RestContext } from './context';
 import { readQueryOf, readStatus, rangeHeaderOf, type BodyRow } from './read';
@@ -34,7 +34,7 @@ export async function callFunction(ctx: RestContext, request: FastifyRequest, re
   const parameterNames = new Set(overloads.flatMap((routine) => routine.parameters.map((p) => p.name)).filter(Boolean));
   const byQuery = method !== 'POST';
   const parsed = parseQuery(queryParameters(request.raw.url ?? request.url), (key) => byQuery && parameterNames.has(key));
-  const contentType = bodyType(request);
+  const requestType = bodyType(request);
   const text = typeof request.body === 'string' ? request.body : '';
   let argumentNames: string[];
   let named: Record<string, unknown> = {};
@@ -45,22 +45,27 @@ export async function callFunction(ctx: RestContext, request: FastifyRequest, re
     }
     argumentNames = Object.keys(named);
   } else {
-    named = contentType === 'application/json' ? jsonArgumentsOrEmpty(text) : {};
+    named = requestType === 'application/json' ? jsonArgumentsOrEmpty(text) : {};
     argumentNames = Object.keys(named);
   }
-  const routine = resolveRoutine(api.cache, api.schema, name, argumentNames, { method, contentType: byQuery ? undefined : contentType, singleObject: false });
+  const routine = resolveRoutine(api.cache, api.schema, name, argumentNames, { method, contentType: byQuery ? undefined : requestType, singleObject: false });
   const args: RpcArguments = !byQuery && takesWholeBody(routine, false)
     ? { kind: 'single', body: text }
     : { kind: 'named', from: byQuery ? 'query' : 'json', values: named };
   // CSV is a table's format: only a function returning a set of rows can be written as CSV.
   const tabular = routine.returnsSet && (routine.returnKind === 'composite' || routine.returnKind === 'record');
-  const format = negotiate(request.headers.accept, tabular ? ['json', 'object', 'csv'] : ['json', 'object']);
+  const media = negotiate(request.headers.accept, tabular ? ['json', 'object', 'csv'] : ['json', 'object']);
+  const { format } = media;
   const query = readQueryOf(api, name, parsed, rangeHeaderOf(request));
   const statement = buildRpcSql(api.cache, { routine, args, query, format: format === 'csv' ? 'csv' : 'json' });
   const transaction = { ...api.transaction, readOnly: callIsReadOnly(routine, method) };
-  const { result, response } = await inRequestTransaction(ctx.pools, api.ref, transaction, async (client) => (await client.query<BodyRow>(statement.text, statement.values)).rows[0]!);
+  const { result, response } = await inRequestTransaction(ctx.pools, api.ref, transaction, async (client) => {
+    const row = (await client.query<BodyRow>(statement.text, statement.values)).rows[0]!;
+    if (media.stripNulls) row.body = await stripNulls(client, row.body);
+    return row;
+  });
   const rows = Number(result.page_total);
-  reply.type(CONTENT_TYPES[format]);
+  reply.type(contentType(media));
   applyResponseSettings(reply, response);
   if (routine.returnKind === 'void') {
     if (response.status === null) reply.status(204);

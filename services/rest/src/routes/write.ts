@@ -3,7 +3,7 @@ import { PostgrestError } from '../query/errors';
 import { contentRange, parseRange } from '../query/range';
 import type { Statement } from '../query/sql';
 import { negotiate, parseQuery, queryParameters } from '../server/request';
-import { applyResponseSettings, CONTENT_TYPES, singleObject } from '../server/responses';
+import { applyResponseSettings, contentType, singleObject, stripNulls } from '../server/responses';
 import { inRequestTransaction } from '../server/transaction';
 import { buildDeleteSql, buildInsertSql, buildPutSql, buildUpdateSql, locationHeader, maxAffectedExceeded, parseColumns, putMismatch, readPayload, type Returning } from '../write';
 import type { ApiRequest, RestContext } from './context';
@@ -54,7 +54,8 @@ export async function writeRelation(ctx: RestContext, request: FastifyRequest, r
   // A write's range is only what the URL says (`limit` on PATCH/DELETE): max rows caps reads, not writes.
   const query = { ...readQueryOf(api, relation, parsed, undefined), range: parseRange({ limit: parsed.limit, offset: parsed.offset }) };
   const returning: Returning = api.preferences.return ?? 'minimal';
-  const format = returning === 'representation' ? negotiate(request.headers.accept, ['json', 'object', 'csv']) : 'json';
+  const media = returning === 'representation' ? negotiate(request.headers.accept, ['json', 'object', 'csv']) : { format: 'json' as const, stripNulls: false };
+  const { format } = media;
   const preferences = api.preferences;
   const build = (): Statement => {
     const write = { query, returning };
@@ -78,7 +79,8 @@ export async function writeRelation(ctx: RestContext, request: FastifyRequest, r
     // Thrown inside the transaction, so the write is rolled back.
     if (preferences.handling === 'strict' && preferences.maxAffected !== undefined && rows > preferences.maxAffected) throw maxAffectedExceeded(rows);
     if (method === 'PUT' && rows !== 1) throw putMismatch();
-    const body = returning === 'representation' && format === 'object' ? singleObject(row.body ?? '[]', rows) : row.body;
+    const written = media.stripNulls ? await stripNulls(client, row.body) : row.body;
+    const body = returning === 'representation' && format === 'object' ? singleObject(written ?? '[]', rows) : written;
     return { row, rows, body };
   });
   const { row, rows, body } = result;
@@ -95,7 +97,7 @@ export async function writeRelation(ctx: RestContext, request: FastifyRequest, r
   const range = method === 'PATCH' && returning === 'representation' ? contentRange(0, rows, total) : `*/${total ?? '*'}`;
   reply.header('content-range', range);
   if (returning === 'representation') {
-    reply.status(created ? 201 : 200).type(CONTENT_TYPES[format]);
+    reply.status(created ? 201 : 200).type(contentType(media));
     applyResponseSettings(reply, response);
     return reply.send(body ?? '[]');
   }

@@ -147,8 +147,15 @@ export function parsePreferences(headers: IncomingHttpHeaders): Preferences {
 /** What the response is written as. */
 export type ResponseFormat = 'json' | 'object' | 'csv';
 
+/** The negotiated response: its format and whether null-valued fields are left out (`nulls=stripped`). */
+export interface ResponseMedia {
+  format: ResponseFormat;
+  stripNulls: boolean;
+}
+
 const FORMATS: Array<[string, ResponseFormat]> = [
   ['application/json', 'json'],
+  ['application/vnd.pgrst.array+json', 'json'],
   ['application/vnd.pgrst.object+json', 'object'],
   ['application/vnd.pgrst.object', 'object'],
   ['text/csv', 'csv'],
@@ -156,18 +163,28 @@ const FORMATS: Array<[string, ResponseFormat]> = [
   ['application/*', 'json'],
 ];
 
+/** PostgREST's own JSON types, whose `nulls=stripped` parameter leaves null-valued fields out (PostgREST 11.2). */
+const STRIPPABLE = new Set(['application/vnd.pgrst.array+json', 'application/vnd.pgrst.object+json']);
+
 /**
  * The format `Accept` asks for: the first listed media type this API can write (parameters and quality
- * values are read as PostgREST reads them: ignored for the choice, order decides). None: PGRST107 (406).
+ * values are read as PostgREST reads them: ignored for the choice, order decides; only `nulls=stripped`
+ * of the vnd.pgrst JSON types counts). None: PGRST107 (406).
  */
-export function negotiate(accept: string | undefined, allowed: readonly ResponseFormat[] = ['json', 'object', 'csv']): ResponseFormat {
-  if (!accept || accept.trim() === '') return 'json';
-  const types = accept.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()).filter(Boolean);
-  for (const type of types) {
+export function negotiate(accept: string | undefined, allowed: readonly ResponseFormat[] = ['json', 'object', 'csv']): ResponseMedia {
+  if (!accept || accept.trim() === '') return { format: 'json', stripNulls: false };
+  const types = accept
+    .split(',')
+    .map((part) => {
+      const [type, ...parameters] = part.split(';');
+      return { type: type!.trim().toLowerCase(), parameters: parameters.map((p) => p.replace(/\s+/g, '').toLowerCase()) };
+    })
+    .filter(({ type }) => type !== '');
+  for (const { type, parameters } of types) {
     const format = FORMATS.find(([name]) => name === type)?.[1];
-    if (format && allowed.includes(format)) return format;
+    if (format && allowed.includes(format)) return { format, stripNulls: STRIPPABLE.has(type) && parameters.includes('nulls=stripped') };
   }
-  throw new PostgrestError(406, 'PGRST107', `None of these media types are available: ${types.join(', ')}`);
+  throw new PostgrestError(406, 'PGRST107', `None of these media types are available: ${types.map(({ type }) => type).join(', ')}`);
 }
 
 /**

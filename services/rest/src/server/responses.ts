@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
+import type { PoolClient } from 'pg';
 import { PostgrestError } from '../query/errors';
-import type { ResponseFormat } from './request';
+import type { ResponseFormat, ResponseMedia } from './request';
 import type { ResponseSettings } from './transaction';
 
 export const CONTENT_TYPES: Record<ResponseFormat, string> = {
@@ -8,6 +9,22 @@ export const CONTENT_TYPES: Record<ResponseFormat, string> = {
   object: 'application/vnd.pgrst.object+json; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
 };
+
+/** The Content-Type of a response: a stripped one names its parameter, as PostgREST's does. */
+export function contentType(media: ResponseMedia): string {
+  if (!media.stripNulls) return CONTENT_TYPES[media.format];
+  return `application/vnd.pgrst.${media.format === 'object' ? 'object' : 'array'}+json; nulls=stripped; charset=utf-8`;
+}
+
+/**
+ * `nulls=stripped`: the JSON body without its objects' null-valued fields, at every depth (nulls in arrays
+ * stay), as Postgres's json_strip_nulls leaves them; run by Postgres so numbers keep their exact text.
+ */
+export async function stripNulls(client: PoolClient, body: string | null): Promise<string | null> {
+  if (body === null) return null;
+  const { rows } = await client.query<{ body: string }>('select pg_catalog.json_strip_nulls($1::json)::text as body', [body]);
+  return rows[0]!.body;
+}
 
 /**
  * The body of an `application/vnd.pgrst.object+json` response: the one row of the JSON array the statement
