@@ -3,8 +3,8 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Badge, Button, EmptyState, ErrorPanel, Modal, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import { API_DOCS_PAGES, ApiDocsMessages, Permission, type ApiDocs, type ApiDocsPage as DocsPage } from '@dash/contracts';
-import { useApiDocsKeysQuery, useApiDocsProjectQuery, useApiDocsQuery, useApiDocsSettingsQuery, useLazyGeneratedTypesQuery } from '../api/api-docs';
-import { ANON_KEY_PLACEHOLDER, clientSetup, rpcExample, storageExamples, tableExamples, type Example } from './examples';
+import { useApiDocsKeysQuery, useApiDocsProjectQuery, useApiDocsQuery, useApiDocsSettingsQuery, useLazyGeneratedTypesQuery, useLazyRunApiDocsExampleQuery, type RunExampleAnswer } from '../api/api-docs';
+import { ANON_KEY_PLACEHOLDER, clientSetup, rpcExample, storageExamples, tableExamples, userExamples, type Example, type RunRequest } from './examples';
 import { apiDocsPaths } from './paths';
 
 interface Project {
@@ -108,10 +108,7 @@ function IntroPage({ page, docs, project }: { page: DocsPage; docs: ApiDocs; pro
       return (
         <Section title="User Management">
           <p>Users are kept in the <code>auth.users</code> table of your database; manage them on the Authentication page.</p>
-          <Code label="Sign up" js={`const { data, error } = await supabase.auth.signUp({\n  email: 'someone@email.com',\n  password: 'some-secure-password',\n})`} />
-          <Code label="Sign in with a password" js={`const { data, error } = await supabase.auth.signInWithPassword({\n  email: 'someone@email.com',\n  password: 'some-secure-password',\n})`} />
-          <Code label="The signed-in user" js={`const { data: { user } } = await supabase.auth.getUser()`} />
-          <Code label="Sign out" js={`const { error } = await supabase.auth.signOut()`} />
+          {userExamples(project.url, project.anonKey).map((e) => <ExampleBlock key={e.title} example={e} />)}
         </Section>
       );
     case 'tables-intro':
@@ -148,7 +145,7 @@ function IntroPage({ page, docs, project }: { page: DocsPage; docs: ApiDocs; pro
       return (
         <Section title="Storage">
           <p>Files live in buckets. This project's storage API is <code>{`${project.url}/storage/v1`}</code>; storage policies on <code>storage.objects</code> decide who reads and writes each file.</p>
-          {storageExamples(project.url, project.anonKey).map((e) => <Code key={e.title} label={e.title} js={e.js} curl={e.curl} />)}
+          {storageExamples(project.url, project.anonKey).map((e) => <ExampleBlock key={e.title} example={e} />)}
         </Section>
       );
     default:
@@ -187,7 +184,7 @@ function TableDoc({ table, project }: { table: ApiDocs['tables'][number]; projec
         </tbody>
       </table>
       <Code label="Client" js={clientSetup(project.url, project.anonKey)} />
-      {tableExamples(project.url, project.anonKey, table).map((e) => <Code key={e.title} label={e.title} js={e.js} curl={e.curl} />)}
+      {tableExamples(project.url, project.anonKey, table).map((e) => <ExampleBlock key={e.title} example={e} anonKey={project.anonKey} />)}
     </Section>
   );
 }
@@ -210,7 +207,7 @@ function FunctionDoc({ name, docs, project }: { name: string; docs: ApiDocs; pro
               </tbody>
             </table>
           )}
-          <ExampleBlock example={rpcExample(project.url, project.anonKey, fn)} />
+          <ExampleBlock example={rpcExample(project.url, project.anonKey, fn)} anonKey={project.anonKey} />
         </div>
       ))}
     </Section>
@@ -226,10 +223,15 @@ function Section({ title, badge, children }: { title: string; badge?: string; ch
   );
 }
 
-const ExampleBlock = ({ example }: { example: Example }) => <Code label={example.title} js={example.js} curl={example.curl} />;
+/** An example; with `anonKey`, its read (if it has one) can be run against the project's API. */
+const ExampleBlock = ({ example, anonKey }: { example: Example; anonKey?: string }) => (
+  <Code label={example.title} js={example.js} curl={example.curl} run={anonKey !== undefined && example.run ? { request: example.run, apiKey: anonKey } : undefined} />
+);
 
-function Code({ label, js, curl }: { label: string; js: string; curl?: string }) {
+function Code({ label, js, curl, run }: { label: string; js: string; curl?: string; run?: { request: RunRequest; apiKey: string } }) {
   const [lang, setLang] = useState<'js' | 'bash'>('js');
+  // Every example has the hook (hooks are unconditional); only one with `run` ever triggers it.
+  const [trigger, ran] = useLazyRunApiDocsExampleQuery();
   const toast = useToast();
   const text = lang === 'bash' && curl ? curl : js;
   const copy = () =>
@@ -238,7 +240,7 @@ function Code({ label, js, curl }: { label: string; js: string; curl?: string })
       (e: Error) => toast('error', `Failed to copy: ${e.message}`),
     );
   return (
-    <figure className="ad-code">
+    <figure className="ad-code" aria-label={label}>
       <figcaption>
         <span>{label}</span>
         {curl && (
@@ -247,10 +249,38 @@ function Code({ label, js, curl }: { label: string; js: string; curl?: string })
             <button type="button" className={lang === 'bash' ? 'is-active' : ''} onClick={() => setLang('bash')}>Bash</button>
           </span>
         )}
+        {run && (
+          <Button
+            size="sm"
+            onClick={() => trigger(run)}
+            loading={ran.isFetching}
+            disabledReason={run.apiKey === ANON_KEY_PLACEHOLDER ? 'Running an example needs the API keys, which your role may not read' : undefined}
+          >
+            Run
+          </Button>
+        )}
         <Button size="sm" variant="ghost" onClick={copy}>Copy</Button>
       </figcaption>
       <pre><code>{text}</code></pre>
+      {run && !ran.isUninitialized && !ran.isFetching && <RunAnswer label={label} answer={ran.isError ? undefined : ran.data} error={ran.error} />}
     </figure>
+  );
+}
+
+/** What the project's API answered to a run example: its status and body, or why there was no answer. */
+function RunAnswer({ label, answer, error }: { label: string; answer?: RunExampleAnswer; error?: unknown }) {
+  const ok = answer !== undefined && answer.status >= 200 && answer.status < 300;
+  return (
+    <div className="ad-run" role="region" aria-label={`Answer of ${label.toLowerCase()}`}>
+      {answer ? (
+        <>
+          <Badge tone={ok ? 'success' : 'danger'}>{`HTTP ${answer.status}`}</Badge>
+          <pre className="ad-run__body"><code>{answer.json ? JSON.stringify(answer.body, null, 2) : String(answer.body)}</code></pre>
+        </>
+      ) : (
+        <p className="dash-field__error" role="alert">{`Failed to run the example: ${errorMessage(error)}`}</p>
+      )}
+    </div>
   );
 }
 
