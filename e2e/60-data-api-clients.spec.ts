@@ -264,7 +264,7 @@ test('orders with nulls first or last, pages with range and limit, and counts ex
   expect((await anon.from('dapi_films').select('id', { count: 'estimated', head: true }).eq('genre', 'drama')).count).toBe(2);
 });
 
-test('answers single and maybeSingle objects, PGRST116 as 406, and CSV', async () => {
+test('answers single and maybeSingle objects, PGRST116 as 406, stripped nulls and CSV', async () => {
   const one = await anon.from('dapi_films').select('title').eq('id', 2).single();
   expect(one).toMatchObject({ status: 200, data: { title: 'Barbie' }, error: null });
 
@@ -288,6 +288,11 @@ test('answers single and maybeSingle objects, PGRST116 as 406, and CSV', async (
   const maybeMany = await anon.from('dapi_films').select('title').maybeSingle();
   expect(maybeMany.status).toBe(406);
   expect(maybeMany.error).toMatchObject({ code: 'PGRST116' });
+
+  // stripNulls() (PostgREST 11.2's nulls=stripped) leaves null-valued fields out, of rows and of a single object.
+  const stripped = await anon.from('dapi_films').select('id, genre, meta').in('id', [2, 4]).order('id').stripNulls();
+  expect(stripped.data).toEqual([{ id: 2, genre: 'comedy', meta: { studio: 'WB', awards: { oscars: 1 } } }, { id: 4 }]);
+  expect((await anon.from('dapi_films').select('id, genre').eq('id', 4).single().stripNulls()).data).toEqual({ id: 4 });
 
   const csv = await anon.from('dapi_films').select('id, title, tags, rating').in('id', [1, 4]).order('id').csv();
   expect(csv.error).toBeNull();
