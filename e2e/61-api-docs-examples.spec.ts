@@ -26,6 +26,9 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const FIXTURE = `
 create table public.${TABLE} (id int4 primary key, title text not null, done boolean, meta jsonb);
 comment on table public.${TABLE} is 'Items of the API docs examples spec';
+create table public.api_docs_logs (id int8 generated always as identity primary key, body text not null,
+  at timestamptz not null default now(), size int4 generated always as (length(body)) stored);
+create view public.api_docs_open_items as select id, title from public.${TABLE} where not coalesce(done, false);
 create function public.api_docs_greet(name text, times int4) returns text language sql stable as 'select repeat(name, times)';
 create function public.api_docs_record(flag boolean, payload jsonb, tags text[]) returns jsonb language sql volatile
   as 'select jsonb_build_object(''flag'', flag, ''payload'', payload, ''tags'', tags)';
@@ -34,7 +37,9 @@ insert into storage.buckets (id, name, public) values ('${BUCKET}', '${BUCKET}',
 create policy api_docs_anon_all on storage.objects for all to anon using (bucket_id = '${BUCKET}') with check (bucket_id = '${BUCKET}');`;
 
 const CLEANUP = `
+drop view if exists public.api_docs_open_items;
 drop table if exists public.${TABLE};
+drop table if exists public.api_docs_logs;
 drop function if exists public.api_docs_greet(text, int4);
 drop function if exists public.api_docs_record(boolean, jsonb, text[]);
 drop function if exists public.api_docs_titles();
@@ -154,6 +159,42 @@ test('every table and function example runs against the data API, in supabase-js
     expect(await expectJs(example, { supabase }), example.js).toEqual(answer);
     expect(JSON.parse(expectCurl(example, cwd)), example.curl).toEqual(answer);
   }
+});
+
+test("a table's identity and generated columns are left out of its writes; a view's and the demo tables' reads run", async ({ page }) => {
+  const { docs, projectUrl, anon } = await docsOf(page);
+  const supabase = await runSetup<ReturnType<typeof createClient>>(clientSetup(projectUrl, anon), { createClient }, 'supabase');
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'api-docs-'));
+  const logs = tableExamples(projectUrl, anon, docs.tables.find((t) => t.name === 'api_docs_logs')!);
+  await expect.poll(async () => (await runJs(logs[0]!.js, { supabase })).error, { timeout: 10_000 }).toBeNull();
+
+  // The identity gives the new row the key the filters sample (1): each language's insert is found, updated, deleted.
+  const [, filter, insert, update, remove] = logs as [Example, Example, Example, Example, Example];
+  expect(await expectJs(insert, { supabase })).toMatchObject([{ id: 1, body: 'someValue', size: 9 }]);
+  expect(await expectJs(filter, { supabase })).toMatchObject([{ id: 1 }]);
+  expect(await expectJs(update, { supabase })).toMatchObject([{ id: 1, body: 'someValue' }]);
+  expect(await expectJs(remove, { supabase })).toBeNull();
+  await runSql(page, 'truncate public.api_docs_logs restart identity');
+  expect(JSON.parse(expectCurl(insert, cwd))).toMatchObject([{ id: 1, body: 'someValue', size: 9 }]);
+  expect(JSON.parse(expectCurl(filter, cwd))).toMatchObject([{ id: 1 }]);
+  expect(JSON.parse(expectCurl(update, cwd))).toMatchObject([{ id: 1, body: 'someValue' }]);
+  expectCurl(remove, cwd);
+  expect(await runSql(page, 'select count(*)::int as n from public.api_docs_logs')).toEqual([{ n: 0 }]);
+
+  // Reads of the demo's tables and this spec's view (writes only on this spec's fixtures; other specs' tables
+  // are left alone, so what they leave behind cannot fail this spec).
+  await runSql(page, `insert into public.${TABLE} (id, title) values (1, 'open')`);
+  const view = docs.tables.find((t) => t.name === 'api_docs_open_items')!;
+  expect(view.kind).toBe('view');
+  expect(tableExamples(projectUrl, anon, view).map((e) => e.title)).toEqual(['Read all rows', 'Filter rows']);
+  for (const table of docs.tables.filter((t) => ['countries', 'cities', 'todos', 'api_docs_open_items'].includes(t.name))) {
+    for (const example of tableExamples(projectUrl, anon, table).filter((e) => e.run)) {
+      const data = await expectJs(example, { supabase });
+      expect(JSON.parse(expectCurl(example, cwd)), `${table.name}: ${example.title}`).toEqual(data);
+    }
+  }
+  const [, openFilter] = tableExamples(projectUrl, anon, view);
+  expect(JSON.parse(expectCurl(openFilter!, cwd))).toEqual([{ id: 1, title: 'open' }]);
 });
 
 test('every storage example runs against the storage API, in storage-js and in curl', async ({ page }) => {
