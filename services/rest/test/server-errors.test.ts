@@ -20,10 +20,12 @@ describe('statusOfSqlState', () => {
     expect(statusOfSqlState('42501', true)).toBe(403);
   });
 
-  it('takes a PTxyz SQLSTATE as status xyz, and program limits as the client\'s mistake', () => {
+  it('takes a PTxyz SQLSTATE as status xyz, and program limits or a view that cannot be written as the client\'s mistake', () => {
     expect(statusOfSqlState('PT402', true)).toBe(402);
     expect(statusOfSqlState('PT999', true)).toBe(400);
     expect(statusOfSqlState('54001', true)).toBe(400);
     expect(statusOfSqlState('54011', true)).toBe(400);
+    expect(statusOfSqlState('55000', true)).toBe(400);
+    expect(statusOfSqlState('55P03', true)).toBe(500);
   });
 });

@@ -32,6 +32,9 @@ export function statusOfSqlState(code: string, authenticated: boolean): number {
   // Program limits (54: a statement too complex, too many columns or arguments, stack depth) are reached by
   // what the request asked for: the client's mistake, a 400 here where PostgREST answers 500.
   if (code.startsWith('54')) return 400;
+  // Object not in prerequisite state: a write to a view Postgres cannot update (or a similar ask of the
+  // object) is what the request asked for, not a server fault: a 400 here where PostgREST answers 500.
+  if (code === '55000') return 400;
   const byClass: Record<string, number> = {
     '08': 503, '09': 500, '0L': 403, '0P': 403, '25': 500, '28': 403, '2D': 500, '38': 500, '39': 500, '3B': 500,
     '40': 500, '53': 503, '55': 500, '57': 500, '58': 500, F0: 500, HV: 500, P0: 500, XX: 500,
