@@ -97,9 +97,9 @@ describe('GraphiqlPage', () => {
     expect(graphqlCalls(fetchMock)).toHaveLength(0);
   });
 
-  it('offers a member who cannot read the keys anon only, sent without a key', async () => {
+  it('tells a member who cannot read the keys that queries without a key are refused, and sends none', async () => {
     const fetchMock = open('read_only');
-    expect(await screen.findByText(/Other roles need the API keys/)).toBeTruthy();
+    expect(await screen.findByText(/the endpoint refuses every query \(401\)/)).toBeTruthy();
     expect((screen.getByRole('radio', { name: 'service_role' }) as HTMLInputElement).disabled).toBe(true);
     expect((screen.getByRole('radio', { name: 'A user' }) as HTMLInputElement).disabled).toBe(true);
     expect(headersOf(await run(fetchMock))).toEqual({ apikey: null, authorization: null });

@@ -45,7 +45,8 @@ const keyHeaders = (apikey: string, bearer = apikey) => ({ apikey, authorization
 /**
  * `/project/:ref/api/graphiql`: GraphiQL on the project's GraphQL endpoint, its queries run as the role the
  * picker chooses, so grants and row-level security apply as they do for apps. The keys (and user tokens)
- * are for members who may read the API keys; others run as anon without a key.
+ * are for members who may read the API keys; others send no key, which the endpoint refuses (401), as it
+ * refuses any app without one: the page says so instead of leaving them to find out.
  */
 export function GraphiqlPage() {
   const ref = useProjectRef();
@@ -170,7 +171,7 @@ export function RunAsPicker({ value, onChange, canUseKeys }: { value: RunAs; onC
       )}
       <p className="gq-picker__status" role="status">
         Queries run as {runAsLabel(value)}
-        {!canUseKeys && '. Other roles need the API keys, which your role in this project cannot read.'}
+        {!canUseKeys && '. Without the API keys, which your role in this project cannot read, the endpoint refuses every query (401): ask a member who may read them.'}
       </p>
     </section>
   );
