@@ -95,8 +95,10 @@ export async function inRequestTransaction<T>(
   try {
     await client.query(beginSql(settings));
     const result = await work(client);
-    const { rows } = await client.query<{ headers: string | null; status: string | null }>(RESPONSE_SQL);
-    await client.query(settings.rollback ? 'rollback' : 'commit');
+    // What the statement set for the response, and the end of the transaction: one round trip (a simple
+    // query of two statements answers a result per statement).
+    const results = (await client.query(`${RESPONSE_SQL}; ${settings.rollback ? 'rollback' : 'commit'}`)) as unknown as Array<pg.QueryResult<{ headers: string | null; status: string | null }>>;
+    const rows = results[0]!.rows;
     const status = rows[0]?.status ? Number(rows[0].status) : null;
     return { result, response: { headers: responseHeadersOf(rows[0]?.headers ?? null), status: status && Number.isInteger(status) && status >= 100 && status < 600 ? status : null } };
   } catch (error) {
