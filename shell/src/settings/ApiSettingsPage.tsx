@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import { FORM_ERROR } from 'final-form';
 import { Field, Form } from 'react-final-form';
 import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
-import { Badge, Button, ErrorPanel, FieldError, InlineError, PageHeader, Spinner, shownError } from '@dash/shell-sdk/ui';
+import { Badge, Button, ErrorPanel, InlineError, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import {
   DATA_API_MAX_ROWS_LIMIT,
   DATA_API_RESERVED_SCHEMAS,
@@ -21,7 +21,7 @@ import {
   useRotateJwtSecretMutation,
   useUpdateDataApiSettingsMutation,
 } from '../api/api-settings';
-import { CopyButton, formatWhen, SettingsCard, ValueRow } from './parts';
+import { CopyButton, formatWhen, SettingsCard, TextFieldRow, ValueRow } from './parts';
 
 /** `/project/:ref/settings/api`: the project URL, its API keys, the data API settings, and the JWT secret that signs the keys. */
 export function ApiSettingsPage() {
@@ -299,59 +299,8 @@ function DataApiSettingsForm({ settings }: { settings: DataApiSettings }) {
                   );
                 }}
               </Field>
-              <Field<string> name="extraSearchPath">
-                {({ input, meta }) => {
-                  const error = shownError(meta);
-                  return (
-                    <div className="ps-row">
-                      <div className="ps-row__label">
-                        <label htmlFor={`${id}-path`}>Extra search path</label>
-                        <span className="ps-row__hint">Schemas searched after the request&apos;s own, comma-separated (where extensions live).</span>
-                      </div>
-                      <div className="dash-field">
-                        <input
-                          {...input}
-                          id={`${id}-path`}
-                          className="dash-input"
-                          placeholder="public, extensions"
-                          disabled={!can || submitting}
-                          aria-invalid={Boolean(error) || undefined}
-                          aria-describedby={error ? `${id}-path-error` : undefined}
-                        />
-                        {error && <FieldError id={`${id}-path-error`} error={error} />}
-                      </div>
-                    </div>
-                  );
-                }}
-              </Field>
-              <Field<string> name="maxRows" parse={(value: string) => (value ?? '').replace(/\D/g, '')}>
-                {({ input, meta }) => {
-                  const error = shownError(meta);
-                  return (
-                    <div className="ps-row">
-                      <div className="ps-row__label">
-                        <label htmlFor={`${id}-rows`}>Max rows</label>
-                        <span className="ps-row__hint">The most rows one response returns, 1 to {DATA_API_MAX_ROWS_LIMIT.toLocaleString('en-US')}.</span>
-                      </div>
-                      <div className="dash-field">
-                        <div className="ps-input-suffix">
-                          <input
-                            {...input}
-                            id={`${id}-rows`}
-                            className="dash-input"
-                            inputMode="numeric"
-                            disabled={!can || submitting}
-                            aria-invalid={Boolean(error) || undefined}
-                            aria-describedby={error ? `${id}-rows-error` : undefined}
-                          />
-                          <span>rows</span>
-                        </div>
-                        {error && <FieldError id={`${id}-rows-error`} error={error} />}
-                      </div>
-                    </div>
-                  );
-                }}
-              </Field>
+              <TextFieldRow name="extraSearchPath" label="Extra search path" hint="Schemas searched after the request's own, comma-separated (where extensions live)." placeholder="public, extensions" disabled={!can || submitting} />
+              <TextFieldRow name="maxRows" label="Max rows" hint={`The most rows one response returns, 1 to ${DATA_API_MAX_ROWS_LIMIT.toLocaleString('en-US')}.`} suffix="rows" numeric disabled={!can || submitting} />
               <Field<boolean> name="aggregatesEnabled" type="checkbox">
                 {({ input: { value: _checked, ...input } }) => (
                   <div className="ps-row">
@@ -366,31 +315,7 @@ function DataApiSettingsForm({ settings }: { settings: DataApiSettings }) {
                   </div>
                 )}
               </Field>
-              <Field<string> name="preRequest">
-                {({ input, meta }) => {
-                  const error = shownError(meta);
-                  return (
-                    <div className="ps-row">
-                      <div className="ps-row__label">
-                        <label htmlFor={`${id}-pre`}>Pre-request function</label>
-                        <span className="ps-row__hint">A function without arguments (schema.function) run before every request, in its transaction. Empty for none.</span>
-                      </div>
-                      <div className="dash-field">
-                        <input
-                          {...input}
-                          id={`${id}-pre`}
-                          className="dash-input"
-                          placeholder="public.check_request"
-                          disabled={!can || submitting}
-                          aria-invalid={Boolean(error) || undefined}
-                          aria-describedby={error ? `${id}-pre-error` : undefined}
-                        />
-                        {error && <FieldError id={`${id}-pre-error`} error={error} />}
-                      </div>
-                    </div>
-                  );
-                }}
-              </Field>
+              <TextFieldRow name="preRequest" label="Pre-request function" hint="A function without arguments (schema.function) run before every request, in its transaction. Empty for none." placeholder="public.check_request" disabled={!can || submitting} />
             </div>
           </SettingsCard>
         </form>

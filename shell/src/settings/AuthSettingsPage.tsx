@@ -1,7 +1,7 @@
-import { useId, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Field, Form } from 'react-final-form';
 import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
-import { Button, ErrorPanel, FieldError, PageHeader, Spinner, shownError } from '@dash/shell-sdk/ui';
+import { Button, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
 import {
   AUTH_JWT_EXPIRY_MAX_SECONDS,
   AUTH_JWT_EXPIRY_MIN_SECONDS,
@@ -12,7 +12,7 @@ import {
   type AuthConfigUpdate,
 } from '@dash/contracts';
 import { useAuthSettingsQuery, useUpdateAuthSettingsMutation } from '../api/auth-settings';
-import { SettingsCard } from './parts';
+import { SettingsCard, TextFieldRow } from './parts';
 
 interface Values {
   site_url: string;
@@ -51,7 +51,6 @@ export function AuthSettingsPage() {
 
 function AuthSettingsForm({ config }: { config: AuthConfig }) {
   const ref = useProjectRef();
-  const id = useId();
   const toast = useToast();
   const { can, isLoading } = usePermission(Permission.TenantSqlAdminWrite);
   const [update] = useUpdateAuthSettingsMutation();
@@ -93,61 +92,8 @@ function AuthSettingsForm({ config }: { config: AuthConfig }) {
             }
           >
             <div className="ps-form">
-              <Field<string> name="site_url">
-                {({ input, meta }) => {
-                  const error = shownError(meta);
-                  return (
-                    <div className="ps-row">
-                      <div className="ps-row__label">
-                        <label htmlFor={`${id}-site`}>Site URL</label>
-                        <span className="ps-row__hint">Where users land after confirming their email or following a sign-in link.</span>
-                      </div>
-                      <div className="dash-field">
-                        <input
-                          {...input}
-                          id={`${id}-site`}
-                          className="dash-input"
-                          placeholder="https://example.com"
-                          disabled={!can || submitting}
-                          aria-invalid={Boolean(error) || undefined}
-                          aria-describedby={error ? `${id}-site-error` : undefined}
-                        />
-                        {error && <FieldError id={`${id}-site-error`} error={error} />}
-                      </div>
-                    </div>
-                  );
-                }}
-              </Field>
-              <Field<string> name="jwt_expiry" parse={(value: string) => (value ?? '').replace(/\D/g, '')}>
-                {({ input, meta }) => {
-                  const error = shownError(meta);
-                  return (
-                    <div className="ps-row">
-                      <div className="ps-row__label">
-                        <label htmlFor={`${id}-expiry`}>JWT expiry</label>
-                        <span className="ps-row__hint">
-                          How long an access token lasts, {AUTH_JWT_EXPIRY_MIN_SECONDS} to {AUTH_JWT_EXPIRY_MAX_SECONDS} seconds (a week).
-                        </span>
-                      </div>
-                      <div className="dash-field">
-                        <div className="ps-input-suffix">
-                          <input
-                            {...input}
-                            id={`${id}-expiry`}
-                            className="dash-input"
-                            inputMode="numeric"
-                            disabled={!can || submitting}
-                            aria-invalid={Boolean(error) || undefined}
-                            aria-describedby={error ? `${id}-expiry-error` : undefined}
-                          />
-                          <span>seconds</span>
-                        </div>
-                        {error && <FieldError id={`${id}-expiry-error`} error={error} />}
-                      </div>
-                    </div>
-                  );
-                }}
-              </Field>
+              <TextFieldRow name="site_url" label="Site URL" hint="Where users land after confirming their email or following a sign-in link." placeholder="https://example.com" disabled={!can || submitting} />
+              <TextFieldRow name="jwt_expiry" label="JWT expiry" hint={`How long an access token lasts, ${AUTH_JWT_EXPIRY_MIN_SECONDS} to ${AUTH_JWT_EXPIRY_MAX_SECONDS} seconds (a week).`} suffix="seconds" numeric disabled={!can || submitting} />
               <Field<boolean> name="external_anonymous_users_enabled" type="checkbox">
                 {({ input: { value: _checked, ...input } }) => (
                   <div className="ps-row">

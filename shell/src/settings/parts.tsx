@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
+import { Field } from 'react-final-form';
 import { errorMessage, useToast } from '@dash/shell-sdk';
-import { Button } from '@dash/shell-sdk/ui';
+import { Button, FieldError, shownError } from '@dash/shell-sdk/ui';
 import { ProjectSettingsMessages } from '@dash/contracts';
 import './settings-pages.css';
 
@@ -65,3 +66,60 @@ export function ValueRow({ label, value, actions, hint }: { label: string; value
 
 /** When something last happened, in the reader's locale, or `never`. */
 export const formatWhen = (iso: string | null, never: string) => (iso ? new Date(iso).toLocaleString() : never);
+
+/** Keeps only the digits of what is typed (a number of seconds, rows...). */
+const digitsOnly = (value: string) => (value ?? '').replace(/\D/g, '');
+
+/**
+ * A react-final-form text field as a settings row: label and hint on the left, the input (with a unit after
+ * it when `suffix` is given) and its error on the right. `numeric` keeps only digits.
+ */
+export function TextFieldRow({ name, label, hint, placeholder, suffix, numeric, disabled }: {
+  name: string;
+  label: string;
+  hint?: ReactNode;
+  placeholder?: string;
+  suffix?: string;
+  numeric?: boolean;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <Field<string> name={name} parse={numeric ? digitsOnly : undefined}>
+      {({ input, meta }) => {
+        const error = shownError(meta);
+        const field = (
+          <input
+            {...input}
+            id={id}
+            className="dash-input"
+            placeholder={placeholder}
+            inputMode={numeric ? 'numeric' : undefined}
+            disabled={disabled}
+            aria-invalid={Boolean(error) || undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+          />
+        );
+        return (
+          <div className="ps-row">
+            <div className="ps-row__label">
+              <label htmlFor={id}>{label}</label>
+              {hint && <span className="ps-row__hint">{hint}</span>}
+            </div>
+            <div className="dash-field">
+              {suffix ? (
+                <div className="ps-input-suffix">
+                  {field}
+                  <span>{suffix}</span>
+                </div>
+              ) : (
+                field
+              )}
+              {error && <FieldError id={`${id}-error`} error={error} />}
+            </div>
+          </div>
+        );
+      }}
+    </Field>
+  );
+}
