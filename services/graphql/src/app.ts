@@ -2,11 +2,10 @@ import './node20';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { grafast } from 'postgraphile/grafast';
 import { RefParams } from '@dash/contracts';
-import { createServiceApp, quoteIdent, type ConnectionResolver, type LogShipper, type ServiceApp } from '@dash/service-kit';
+import { createServiceApp, quoteIdent, type ConnectionResolver, type DataApiSettingsResolver, type LogShipper, type ProjectDataApiSettings, type ServiceApp } from '@dash/service-kit';
 import { graphqlCaller, TokenError, type GraphqlCaller } from './caller';
 import { GraphqlEngines } from './engine';
 import { registerGraphqlLogs } from './logs';
-import type { DataApiSettingsResolver, ProjectDataApiSettings } from './settings';
 
 export interface GraphqlAppOptions {
   secret: string;

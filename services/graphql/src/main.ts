@@ -1,6 +1,5 @@
-import { envPort, listen, LogShipper, platformConnectionResolver, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
+import { envPort, listen, LogShipper, platformConnectionResolver, platformDataApiSettings, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
 import { buildApp } from './app';
-import { platformDataApiSettings } from './settings';
 
 /**
  * Env: PORT (default 8096), DASH_INTERNAL_SECRET (signs identities between services), DASH_PLATFORM_URL (the
@@ -16,7 +15,7 @@ async function main(): Promise<void> {
   const app = buildApp({
     secret,
     resolver: platformConnectionResolver(platformUrl, secret, 'graphql'),
-    settings: platformDataApiSettings(platformUrl, secret),
+    settings: platformDataApiSettings(platformUrl, secret, 'graphql'),
     dependencies: { platform: () => serviceAnswers(platformUrl) },
     logs: logsUrl
       ? new LogShipper({

@@ -5,7 +5,7 @@ import { DATA_API_SETTINGS_DEFAULT, type LogEventInput } from '@dash/contracts';
 import { LogShipper, notFound, signJwt, type ConnectionResolver, type ServiceApp } from '@dash/service-kit';
 import { createTestProjectDatabase, TEST_SECRET, waitUntil } from '@dash/service-kit/dist/testing';
 import { buildApp } from '../src/app';
-import type { ProjectDataApiSettings } from '../src/settings';
+import type { ProjectDataApiSettings } from '@dash/service-kit';
 
 const JWT_SECRET = 'graphql-test-jwt-secret-of-at-least-32-chars';
 const ALICE = '00000000-0000-4000-8000-00000000a11c';

@@ -91,7 +91,7 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
-    maxParamLength: options.maxParamLength ?? 100,
+    routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { platformRoutes } from '@dash/contracts';
+import { platformRoutes, type RouteReply } from '@dash/contracts';
 import { createPool } from './db';
 import type { ProjectRole } from './project-bootstrap';
-import { callService } from './service-calls';
+import { cachedPerProject, callService } from './service-calls';
 
 /** What a service says when the platform knows no project of that ref. */
 export const PROJECT_NOT_FOUND = 'Project not found';
@@ -14,6 +14,20 @@ export type ConnectionResolver = (ref: string, role: ProjectRole) => Promise<str
 export function platformConnectionResolver(platformUrl: string, secret: string, serviceName: string): ConnectionResolver {
   return async (ref, role) =>
     (await callService(platformUrl, secret, serviceName, platformRoutes.projectConnection, { params: { ref }, query: { role }, notFound: PROJECT_NOT_FOUND })).connectionString;
+}
+
+/** What the data API services (rest, graphql) need of a project: its JWT secret and Settings → API's data API settings. */
+export type ProjectDataApiSettings = RouteReply<typeof platformRoutes.projectDataApiSettings>;
+export type DataApiSettingsResolver = (ref: string) => Promise<ProjectDataApiSettings>;
+
+/** Read again after this long: a rotated secret or a changed setting applies within a second. */
+const DATA_API_SETTINGS_TTL_MS = 1_000;
+
+/** Reads a project's data API settings from the platform service, cached for a second. */
+export function platformDataApiSettings(platformUrl: string, secret: string, serviceName: string): DataApiSettingsResolver {
+  return cachedPerProject(DATA_API_SETTINGS_TTL_MS, (ref) =>
+    callService(platformUrl, secret, serviceName, platformRoutes.projectDataApiSettings, { params: { ref }, notFound: PROJECT_NOT_FOUND }),
+  );
 }
 
 /** SQLSTATE invalid_password: the server refused the login's password. */

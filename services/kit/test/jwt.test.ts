@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signJwt, verifyJwt } from '../src/jwt';
+import { dataApiCaller, projectRequestToken, signJwt, verifyJwt } from '../src/jwt';
 
 const secret = 'project-jwt-secret';
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -28,5 +28,22 @@ describe('project JWTs', () => {
     const payload = b64({ role: 'anon', iss: 'supabase' });
     const signature = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
     expect(verifyJwt(secret, `${header}.${payload}.${signature}`)).toEqual({ claims: { role: 'anon', iss: 'supabase' } });
+  });
+});
+
+describe('project API tokens', () => {
+  it('takes the Bearer token over the apikey header, trimmed', () => {
+    expect(projectRequestToken({ authorization: 'Bearer user-jwt', apikey: 'anon-key' })).toBe('user-jwt');
+    expect(projectRequestToken({ apikey: 'anon-key' })).toBe('anon-key');
+    expect(projectRequestToken({ authorization: 'Basic abc', apikey: ' key ' })).toBe('key');
+    expect(projectRequestToken({})).toBeNull();
+  });
+
+  it('gives the data API caller the token\'s role and claims, or PostgREST\'s refusal', () => {
+    expect(dataApiCaller({ apikey: signJwt(secret, { role: 'anon' }) }, secret)).toMatchObject({ role: 'anon', claims: { role: 'anon' } });
+    expect(dataApiCaller({}, secret)).toMatchObject({ refused: { code: 'PGRST302' } });
+    expect(dataApiCaller({ apikey: signJwt('other', { role: 'anon' }) }, secret)).toMatchObject({ refused: { code: 'PGRST301' } });
+    expect(dataApiCaller({ apikey: signJwt(secret, { sub: 'x' }) }, secret)).toMatchObject({ refused: { code: 'PGRST301', message: 'JWT has no "role" claim' } });
+    expect(dataApiCaller({ apikey: signJwt(secret, { role: 'anon', exp: 1 }) }, secret)).toMatchObject({ refused: { code: 'PGRST303', message: 'JWT expired' } });
   });
 });

@@ -1,9 +1,8 @@
-import { createServiceApp, ProjectPools, type ConnectionResolver, type LogShipper, type ServiceApp, type ServiceOptions } from '@dash/service-kit';
+import { createServiceApp, ProjectPools, type ConnectionResolver, type DataApiSettingsResolver, type LogShipper, type ServiceApp, type ServiceOptions } from '@dash/service-kit';
 import { dataApiRoutes } from './routes/data-api';
 import { registerPostgrestLogs } from './server/logs';
 import type { RestContext } from './routes/context';
 import { SchemaStore } from './server/schema-store';
-import type { DataApiSettingsResolver } from './server/settings';
 
 export interface RestOptions {
   secret: string;

@@ -1,6 +1,5 @@
-import { envPort, listen, LogShipper, platformConnectionResolver, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
+import { envPort, listen, LogShipper, platformConnectionResolver, platformDataApiSettings, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
 import { buildRestApp } from './app';
-import { platformDataApiSettings } from './server/settings';
 
 /**
  * Env: PORT (default 8095), DASH_INTERNAL_SECRET, DASH_PLATFORM_URL (a project's connection strings, JWT
@@ -13,7 +12,7 @@ async function main(): Promise<void> {
   const app = buildRestApp({
     secret,
     resolver: platformConnectionResolver(platformUrl, secret, 'rest'),
-    settings: platformDataApiSettings(platformUrl, secret),
+    settings: platformDataApiSettings(platformUrl, secret, 'rest'),
     dependencies: { platform: () => serviceAnswers(platformUrl) },
     logs: logsUrl
       ? new LogShipper({

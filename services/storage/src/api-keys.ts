@@ -1,21 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { StorageApiMessages } from '@dash/contracts';
-import { verifyJwt, type ProjectKeyCaller } from '@dash/service-kit';
+import { projectRequestToken, verifyJwt, type ProjectKeyCaller } from '@dash/service-kit';
 import { accessDenied } from './api-errors';
 import type { ProjectSettingsResolver } from './project-settings';
 
 /** The database roles a token may name to use the storage API. */
 export const API_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role'];
-
-/** The token of a request: `Authorization: Bearer` (a user's JWT or a key) first, else `apikey`. */
-export function requestToken(request: FastifyRequest): string | null {
-  const authorization = request.headers.authorization;
-  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  if (bearer) return bearer;
-  const apikey = request.headers.apikey;
-  const key = Array.isArray(apikey) ? apikey[0] : apikey;
-  return key && key.trim() !== '' ? key.trim() : null;
-}
 
 /**
  * Verifies the token of a storage API call with the project's JWT secret. A missing, invalid or expired
@@ -25,7 +15,7 @@ export function requestToken(request: FastifyRequest): string | null {
  */
 export function projectKeyVerifier(settings: ProjectSettingsResolver): (request: FastifyRequest) => Promise<ProjectKeyCaller> {
   return async (request) => {
-    const token = requestToken(request);
+    const token = projectRequestToken(request.headers);
     if (!token) throw accessDenied(StorageApiMessages.missingKey);
     const { ref } = request.params as { ref: string };
     const { jwtSecret } = await settings(ref);

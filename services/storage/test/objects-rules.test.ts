@@ -1,6 +1,4 @@
-import type { FastifyRequest } from 'fastify';
 import { StorageApiMessages } from '@dash/contracts';
-import { requestToken } from '../src/api-keys';
 import { attachment, parseRange } from '../src/objects/download';
 import { folderPrefix, sortOf } from '../src/objects/list';
 import { parentFolder } from '../src/objects/remove';
@@ -100,16 +98,5 @@ describe('names and paths', () => {
     expect(sortOf(undefined)).toEqual({ column: 'name', order: 'asc' });
     expect(sortOf({ column: 'created_at', order: 'DESC' })).toEqual({ column: 'created_at', order: 'desc' });
     expect(() => sortOf({ column: 'metadata->size' })).toThrow(StorageApiMessages.badSortColumn('metadata->size'));
-  });
-});
-
-describe('API keys', () => {
-  const request = (headers: Record<string, string>) => ({ headers }) as unknown as FastifyRequest;
-
-  it('prefers the Bearer token over the apikey header', () => {
-    expect(requestToken(request({ authorization: 'Bearer user-jwt', apikey: 'anon-key' }))).toBe('user-jwt');
-    expect(requestToken(request({ apikey: 'anon-key' }))).toBe('anon-key');
-    expect(requestToken(request({ authorization: 'Basic abc', apikey: ' key ' }))).toBe('key');
-    expect(requestToken(request({}))).toBeNull();
   });
 });

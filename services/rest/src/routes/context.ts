@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, type ProjectPools } from '@dash/service-kit';
+import { HttpError, type DataApiSettingsResolver, type ProjectDataApiSettings, type ProjectPools } from '@dash/service-kit';
 import { PostgrestError } from '../query/errors';
 import type { SchemaCache } from '../schema/types';
 import { toPostgrestError } from '../server/errors';
@@ -7,7 +7,6 @@ import { apiCaller, type ApiCaller } from '../server/identity';
 import { parsePreferences, requestCookies, requestHeaders, requestSchema, type Preferences } from '../server/request';
 import { sendPostgrestError } from '../server/responses';
 import type { SchemaStore } from '../server/schema-store';
-import type { DataApiSettingsResolver, ProjectDataApiSettings } from '../server/settings';
 import type { RequestSettings } from '../server/transaction';
 
 export interface RestContext {
