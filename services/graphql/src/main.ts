@@ -1,4 +1,4 @@
-import { envPort, listen, LogShipper, platformConnectionResolver, platformDataApiSettings, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
+import { envPort, listen, platformConnectionResolver, platformDataApiSettings, requireEnv, serviceAnswers, serviceLogShipper } from '@dash/service-kit';
 import { buildApp } from './app';
 
 /**
@@ -17,17 +17,7 @@ async function main(): Promise<void> {
     resolver: platformConnectionResolver(platformUrl, secret, 'graphql'),
     settings: platformDataApiSettings(platformUrl, secret, 'graphql'),
     dependencies: { platform: () => serviceAnswers(platformUrl) },
-    logs: logsUrl
-      ? new LogShipper({
-          logsUrl,
-          secret,
-          caller: 'graphql',
-          flushIntervalMs: 500,
-          batchSize: 100,
-          maxBuffered: 10_000,
-          onDrop: throttledDropWarning((fields, message) => app.log.warn(fields, message), 'GraphQL log events'),
-        })
-      : undefined,
+    logs: serviceLogShipper({ logsUrl, secret, caller: 'graphql', what: 'GraphQL log events', warn: (fields, message) => app.log.warn(fields, message) }),
     logger: true,
   });
   await listen(app, envPort('PORT', 8096));

@@ -109,3 +109,28 @@ export function throttledDropWarning(warn: (fields: { count: number; reason: str
     since = 0;
   };
 }
+
+/**
+ * The shipper of a service's per-request events (`DASH_LOGS_URL`: the logs service; none without it): flushed
+ * every half second or at 100 events, at most 10,000 waiting, drops warned about through `warn` at most
+ * every 30 s. `warn` is called late (a drop), so it may use the app the shipper is given to.
+ */
+export function serviceLogShipper(options: {
+  logsUrl: string | undefined;
+  secret: string;
+  caller: string;
+  /** What the events are, for the drop warning ("storage log events"). */
+  what: string;
+  warn: (fields: { count: number; reason: string }, message: string) => void;
+}): LogShipper | undefined {
+  if (!options.logsUrl) return undefined;
+  return new LogShipper({
+    logsUrl: options.logsUrl,
+    secret: options.secret,
+    caller: options.caller,
+    flushIntervalMs: 500,
+    batchSize: 100,
+    maxBuffered: 10_000,
+    onDrop: throttledDropWarning(options.warn, options.what),
+  });
+}

@@ -1,4 +1,4 @@
-import { envPort, listen, LogShipper, platformConnectionResolver, platformDataApiSettings, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
+import { envPort, listen, platformConnectionResolver, platformDataApiSettings, requireEnv, serviceAnswers, serviceLogShipper } from '@dash/service-kit';
 import { buildRestApp } from './app';
 
 /**
@@ -14,17 +14,7 @@ async function main(): Promise<void> {
     resolver: platformConnectionResolver(platformUrl, secret, 'rest'),
     settings: platformDataApiSettings(platformUrl, secret, 'rest'),
     dependencies: { platform: () => serviceAnswers(platformUrl) },
-    logs: logsUrl
-      ? new LogShipper({
-          logsUrl,
-          secret,
-          caller: 'rest',
-          flushIntervalMs: 500,
-          batchSize: 100,
-          maxBuffered: 10_000,
-          onDrop: throttledDropWarning((fields, message) => app.log.warn(fields, message), 'postgrest log events'),
-        })
-      : undefined,
+    logs: serviceLogShipper({ logsUrl, secret, caller: 'rest', what: 'postgrest log events', warn: (fields, message) => app.log.warn(fields, message) }),
     logger: true,
   });
   await listen(app, envPort('PORT', 8095));

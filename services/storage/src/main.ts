@@ -1,4 +1,4 @@
-import { envPort, listen, LogShipper, platformAuditRecorder, platformConnectionResolver, requireEnv, serviceAnswers, throttledDropWarning } from '@dash/service-kit';
+import { envPort, listen, platformAuditRecorder, platformConnectionResolver, requireEnv, serviceAnswers, serviceLogShipper } from '@dash/service-kit';
 import path from 'node:path';
 import { buildApp } from './app';
 import { backendFromEnv } from './backend';
@@ -32,17 +32,7 @@ async function main(): Promise<void> {
     renders: new RenderCache(path.resolve(process.env.DASH_STORAGE_RENDER_CACHE_DIR || '.data/storage-renders')),
     settings: platformSettingsResolver(platformUrl, secret),
     audit: platformAuditRecorder(platformUrl, secret, 'storage'),
-    logs: logsUrl
-      ? new LogShipper({
-          logsUrl,
-          secret,
-          caller: 'storage',
-          flushIntervalMs: 500,
-          batchSize: 100,
-          maxBuffered: 10_000,
-          onDrop: throttledDropWarning((fields, message) => app.log.warn(fields, message), 'storage log events'),
-        })
-      : undefined,
+    logs: serviceLogShipper({ logsUrl, secret, caller: 'storage', what: 'storage log events', warn: (fields, message) => app.log.warn(fields, message) }),
     logger: true,
   });
   await listen(app, envPort('PORT', 8093));
