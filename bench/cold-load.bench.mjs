@@ -68,6 +68,8 @@ async function startSingleBundleGateway(stack) {
       DASH_PG_META_URL: upstream(12),
       DASH_STORAGE_URL: upstream(13),
       DASH_LOGS_URL: upstream(14),
+      DASH_REST_URL: upstream(15),
+      DASH_GRAPHQL_URL: upstream(16),
       DASH_SHELL_DIR: path.join(singleDir, 'dist'),
     },
     stdio: 'ignore',

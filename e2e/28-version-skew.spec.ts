@@ -103,6 +103,8 @@ async function startOldShellGateway(): Promise<ChildProcess> {
       DASH_PG_META_URL: service(12),
       DASH_STORAGE_URL: service(13),
       DASH_LOGS_URL: service(14),
+      DASH_REST_URL: service(15),
+      DASH_GRAPHQL_URL: service(16),
       DASH_SHELL_DIR: release.dist('shell'),
     },
     stdio: 'ignore',
