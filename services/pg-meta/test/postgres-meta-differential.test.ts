@@ -17,7 +17,7 @@ import { startPostgresMeta, type PostgresMetaServer } from './postgres-meta-serv
  * - `active_connections` of roles this test does not own: the services count live backends at the
  *   moment of their own query, their own connections included.
  * - Error bodies: only the status is compared; ours keep every service's `{ statusCode, error, message }`.
- * - Where postgres-meta is wrong (README, pg-meta), the wrong part is left out of the comparison and a test
+ * - Where postgres-meta is wrong (docs/table-editor.md), the wrong part is left out of the comparison and a test
  *   of its own at the end checks our answer and keeps the bug on record: COMPOSITE_FK, MISREAD_INDEXES,
  *   UNIQUE_BY_INDEX below, `/foreign-tables/:id`, `has_default`, identity generation on update.
  */
@@ -710,7 +710,7 @@ describe('generate types: the same text as postgres-meta\'s generator', () => {
   });
 });
 
-describe('where postgres-meta is wrong, ours is right (README, pg-meta: the documented differences)', () => {
+describe('where postgres-meta is wrong, ours is right (docs/table-editor.md: the documented differences)', () => {
   it('pairs every column of a composite foreign key with every other', async () => {
     const fk = ids.child_pa_pb_fkey!;
     const pairs = (body: any) =>
