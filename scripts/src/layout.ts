@@ -25,6 +25,10 @@ export function ports() {
     logs: gateway + 14,
     rest: gateway + 15,
     graphql: gateway + 16,
+    auth: gateway + 17,
+    mail: gateway + 18,
+    /** The mail catcher's SMTP listener (the mail service's second port). */
+    mailSmtp: gateway + 19,
     remote: (offset: number) => gateway + 100 + offset,
   };
 }
