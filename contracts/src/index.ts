@@ -35,6 +35,7 @@ export * from './column-privileges';
 export * from './database-platform';
 export * from './auth-users';
 export * from './auth-config';
+export * from './mail';
 export * from './api-docs';
 export * from './advisors';
 export * from './backups';

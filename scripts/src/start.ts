@@ -151,9 +151,9 @@ async function main() {
   }
 
   const common = { DASH_INTERNAL_SECRET: secrets.internalSecret, NODE_ENV: 'production' };
-  const service = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'gateway', env: Record<string, string>) =>
+  const service = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'mail' | 'gateway', env: Record<string, string>) =>
     processes.start(name, path.join(ROOT, 'services', name, 'dist', 'main.js'), [], { ...common, ...env });
-  const serviceUrl = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql') => `http://127.0.0.1:${p[name]}`;
+  const serviceUrl = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'mail') => `http://127.0.0.1:${p[name]}`;
 
   // The platform and logs services log in as roles of their own; only the platform's provisioning keeps
   // the superuser (adminUrl). A DATABASE_URL that is no superuser's is used as it is (said why).
@@ -195,7 +195,13 @@ async function main() {
     DASH_PLATFORM_URL: serviceUrl('platform'),
     DASH_LOGS_URL: serviceUrl('logs'),
   });
-  await Promise.all((['pg-meta', 'storage', 'logs', 'rest', 'graphql'] as const).map((name) => waitForHealth(name, `${serviceUrl(name)}/health`)));
+  // The mail catcher: auth mail of projects without custom SMTP, read on Authentication → Emails.
+  service('mail', {
+    PORT: String(p.mail),
+    DASH_MAIL_SMTP_PORT: String(p.mailSmtp),
+    DASH_PLATFORM_DATABASE_URL: serviceRoles.connections.mail,
+  });
+  await Promise.all((['pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail'] as const).map((name) => waitForHealth(name, `${serviceUrl(name)}/health`)));
 
   for (const remote of REMOTES) {
     const root = path.join(remotesDir(), remote.name);
@@ -216,6 +222,7 @@ async function main() {
     DASH_LOGS_URL: serviceUrl('logs'),
     DASH_REST_URL: serviceUrl('rest'),
     DASH_GRAPHQL_URL: serviceUrl('graphql'),
+    DASH_MAIL_URL: serviceUrl('mail'),
     DASH_SHELL_DIR: shellDir,
   });
   await waitForHealth('gateway', `http://127.0.0.1:${p.gateway}/health`);

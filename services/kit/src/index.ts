@@ -14,3 +14,4 @@ export * from './jwt';
 export * from './service-calls';
 export * from './log-shipper';
 export * from './static-files';
+export * from './mailer';

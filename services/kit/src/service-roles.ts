@@ -7,6 +7,7 @@ import { databaseOf, quoteIdent, quoteLiteral, standaloneClient } from './db';
  * as the server's superuser (only the platform's provisioning keeps it, on DASH_POSTGRES_ADMIN_URL):
  * - `dash_platform_svc` (the platform service) owns the `platform` schema;
  * - `dash_logs_svc` (the logs service: log pages, ingest, retention) owns `logs` and `log_tables`;
+ * - `dash_mail_svc` (the mail catcher) owns `mail`;
  * - `dash_logs_explorer` runs the logs explorer's user-written SQL: it holds no privilege of its own
  *   (NOINHERIT) and may only `set role` to `dash_logs_reader`, the NOLOGIN role the explorer's views
  *   and row policy are granted to. Its sessions carry the explorer's caps (`EXPLORER_SESSION_SETTINGS`).
@@ -17,6 +18,7 @@ export const SERVICE_ROLES = {
   platform: 'dash_platform_svc',
   logs: 'dash_logs_svc',
   logsExplorer: 'dash_logs_explorer',
+  mail: 'dash_mail_svc',
 } as const;
 export type ServiceRole = keyof typeof SERVICE_ROLES;
 export type ServiceConnections = Record<ServiceRole, string>;
@@ -28,6 +30,7 @@ const LOGS_READER_ROLE = 'dash_logs_reader';
 const OWNED_SCHEMAS: Record<Exclude<ServiceRole, 'logsExplorer'>, readonly string[]> = {
   platform: ['platform'],
   logs: ['logs', 'log_tables'],
+  mail: ['mail'],
 };
 
 /**
@@ -120,7 +123,7 @@ export async function ensureServiceRoles(platformUrl: string, secret: string): P
     );
     if (!rows[0]?.superuser) {
       return {
-        connections: { platform: platformUrl, logs: platformUrl, logsExplorer: platformUrl },
+        connections: { platform: platformUrl, logs: platformUrl, logsExplorer: platformUrl, mail: platformUrl },
         fallback: `${rows[0]?.name ?? 'The database role'} is not a superuser, so the platform and logs services connect as it: their own roles (${Object.values(SERVICE_ROLES).join(', ')}) need a superuser to be made`,
       };
     }
@@ -130,11 +133,11 @@ export async function ensureServiceRoles(platformUrl: string, secret: string): P
     await client.end();
   }
   const login = (role: ServiceRole) => withLogin(platformUrl, SERVICE_ROLES[role], serviceRolePassword(secret, role));
-  return { connections: { platform: login('platform'), logs: login('logs'), logsExplorer: login('logsExplorer') } };
+  return { connections: { platform: login('platform'), logs: login('logs'), logsExplorer: login('logsExplorer'), mail: login('mail') } };
 }
 
 function bootstrapStatements(database: string, secret: string): string[] {
-  const [platform, logs, explorer] = [SERVICE_ROLES.platform, SERVICE_ROLES.logs, SERVICE_ROLES.logsExplorer].map(quoteIdent);
+  const [platform, logs, explorer, mail] = [SERVICE_ROLES.platform, SERVICE_ROLES.logs, SERVICE_ROLES.logsExplorer, SERVICE_ROLES.mail].map(quoteIdent);
   const reader = quoteIdent(LOGS_READER_ROLE);
   const db = quoteIdent(database);
   // Role changes wait for this lock: two runs at once would otherwise both create a role (a duplicate
@@ -168,8 +171,8 @@ begin
   end loop;
 end $shared$`,
     `revoke all on database ${db} from public`,
-    `grant connect on database ${db} to ${platform}, ${logs}, ${explorer}`,
-    `grant create on database ${db} to ${platform}, ${logs}`,
+    `grant connect on database ${db} to ${platform}, ${logs}, ${explorer}, ${mail}`,
+    `grant create on database ${db} to ${platform}, ${logs}, ${mail}`,
   );
   for (const [role, schemas] of Object.entries(OWNED_SCHEMAS) as Array<[keyof typeof OWNED_SCHEMAS, readonly string[]]>) {
     for (const schema of schemas) statements.push(takeOverSql(schema, SERVICE_ROLES[role]));

@@ -77,6 +77,7 @@ describe('service roles', () => {
     await as(connections.platform, (c) => c.query(`insert into platform.things (name) values ('x'); alter table platform.things add column n int`));
     expect(await failure(connections.platform, 'select * from logs.events')).toBe('42501');
     expect(await failure(connections.logs, 'select * from platform.things')).toBe('42501');
+    expect(await failure(connections.mail, 'select * from platform.things')).toBe('42501');
   });
 
   it('let the explorer role read nothing of its own, switch to the reader, and carry the caps', async () => {
@@ -116,7 +117,7 @@ describe('service roles', () => {
   it('fall back to a URL that is not a superuser as it is, saying why', async () => {
     const url = withDatabase(connections.platform, platform.name);
     const outcome = await ensureServiceRoles(url, TEST_SECRET);
-    expect(outcome.connections).toEqual({ platform: url, logs: url, logsExplorer: url });
+    expect(outcome.connections).toEqual({ platform: url, logs: url, logsExplorer: url, mail: url });
     expect(outcome.fallback).toMatch(/dash_platform_svc is not a superuser/);
   });
 });
