@@ -5,6 +5,7 @@ import { accessTokenRoutes } from './routes/access-tokens';
 import { accountProfileRoutes } from './routes/account';
 import { mfaRoutes } from './routes/mfa';
 import { authConfigRoutes } from './routes/auth-config';
+import { authSmtpRoutesPlugin } from './routes/auth-smtp';
 import { contentStoreRoutes } from './routes/content';
 import { reportContentRoutes } from './routes/reports';
 import { logQueryRoutes } from './routes/log-queries';
@@ -70,6 +71,7 @@ export async function buildPlatformApp(config: PlatformConfig): Promise<Platform
   await app.register(auditLogRoutes, { ctx });
   await app.register(registryRoutes, { ctx });
   await app.register(authConfigRoutes, { ctx });
+  await app.register(authSmtpRoutesPlugin, { ctx });
   await app.register(storageConfigRoutes, { ctx });
   await app.register(projectKeyRoutes, { ctx });
   await app.register(projectDatabaseRoutes, { ctx });

@@ -385,4 +385,23 @@ export const platformMigrations: Record<string, Migration> = {
         )`,
       ]),
   },
+  // Settings → Authentication's SMTP settings: one row per project once first saved. The password is
+  // encrypted like the connection string. Bounds are literals: a migration must not move with the constants.
+  '0020_auth_smtp': {
+    up: (db) =>
+      run(db, [
+        `create table platform.project_auth_smtp (
+          project_id integer primary key references platform.projects (id) on delete cascade,
+          enabled boolean not null,
+          admin_email text not null check (length(admin_email) <= 320),
+          sender_name text not null check (length(sender_name) <= 255),
+          host text not null check (length(host) <= 253),
+          port integer not null check (port between 1 and 65535),
+          username text not null check (length(username) <= 255),
+          password_encrypted text,
+          max_frequency integer not null check (max_frequency between 0 and 86400),
+          updated_at timestamptz not null default now()
+        )`,
+      ]),
+  },
 };

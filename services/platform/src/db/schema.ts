@@ -182,6 +182,22 @@ export interface ProjectDataApiConfigTable {
   updated_at: Generated<Date>;
 }
 
+/** Settings → Authentication's SMTP settings (migration 0020_auth_smtp); no row means AUTH_SMTP_DEFAULTS. */
+export interface ProjectAuthSmtpTable {
+  project_id: number;
+  enabled: boolean;
+  admin_email: string;
+  sender_name: string;
+  host: string;
+  port: number;
+  username: string;
+  /** Encrypted with the platform's cipher, bound to the project ref; null until one is given. */
+  password_encrypted: string | null;
+  /** Seconds. */
+  max_frequency: number;
+  updated_at: Generated<Date>;
+}
+
 export interface ProjectSqlEditorConfigTable {
   project_id: number;
   /** No row means SQL_EDITOR_STATEMENT_TIMEOUT_MS. */
@@ -300,6 +316,7 @@ export interface Database {
   content_versions: ContentVersionsTable;
   project_sql_editor_config: ProjectSqlEditorConfigTable;
   project_data_api_config: ProjectDataApiConfigTable;
+  project_auth_smtp: ProjectAuthSmtpTable;
   users: UsersTable;
   sessions: SessionsTable;
   organizations: OrganizationsTable;
