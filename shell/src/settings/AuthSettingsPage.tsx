@@ -13,6 +13,7 @@ import {
 } from '@dash/contracts';
 import { useAuthSettingsQuery, useUpdateAuthSettingsMutation } from '../api/auth-settings';
 import { SettingsCard, TextFieldRow } from './parts';
+import { SmtpSettingsCard } from './SmtpSettingsCard';
 
 interface Values {
   site_url: string;
@@ -45,6 +46,7 @@ export function AuthSettingsPage() {
     <div className="ps-page">
       <PageHeader title="Auth settings" description="How your project's auth signs users in and where it sends them." />
       {body}
+      <SmtpSettingsCard />
     </div>
   );
 }
