@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { useProjectRef } from '@dash/shell-sdk';
+import { EmailsPage } from './emails/EmailsPage';
 import { PoliciesPage } from './pages/PoliciesPage';
 import { policyPaths } from './paths';
 import { HooksPage, ProvidersPage, RateLimitsPage, TemplatesPage, UrlConfigurationPage } from './settings/AuthSettingsPages';
@@ -17,6 +18,7 @@ export function PoliciesRoutes() {
     <div className="pol-root" data-build={__DASH_BUILD_LABEL__}>
       <Routes>
         <Route path="users" element={<UsersPage />} />
+        <Route path="emails" element={<EmailsPage />} />
         <Route path="policies" element={<PoliciesPage />} />
         <Route path="providers" element={<ProvidersPage />} />
         <Route path="rate-limits" element={<RateLimitsPage />} />

@@ -13,7 +13,14 @@ const policiesModule: RemoteModuleV2<ComponentType> = {
       routes: PoliciesRoutes,
       // Providers, rate limits, templates, URL configuration and hooks configure the hosted auth server.
       menu: [
-        { title: 'Manage', items: [{ label: 'Users', path: 'users' }] },
+        {
+          title: 'Manage',
+          // Emails hold sign-in links: only members who may manage users see them (the mail service enforces it).
+          items: [
+            { label: 'Users', path: 'users' },
+            { label: 'Emails', path: 'emails', permission: Permission.TenantSqlAdminWrite },
+          ],
+        },
         {
           title: 'Configuration',
           items: [
