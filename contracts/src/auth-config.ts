@@ -16,7 +16,7 @@ export const AUTH_OAUTH_PROVIDERS = ['github', 'google'] as const;
 export type AuthOauthProvider = (typeof AUTH_OAUTH_PROVIDERS)[number];
 export const AUTH_OAUTH_PROVIDER_LABELS: Record<AuthOauthProvider, string> = { github: 'GitHub', google: 'Google' };
 
-export const AUTH_EMAIL_TEMPLATES = ['confirmation', 'invite', 'magic_link', 'email_change', 'recovery'] as const;
+export const AUTH_EMAIL_TEMPLATES = ['confirmation', 'invite', 'magic_link', 'email_change', 'recovery', 'reauthentication'] as const;
 export type AuthEmailTemplate = (typeof AUTH_EMAIL_TEMPLATES)[number];
 export const AUTH_EMAIL_TEMPLATE_LABELS: Record<AuthEmailTemplate, string> = {
   confirmation: 'Confirm signup',
@@ -24,6 +24,7 @@ export const AUTH_EMAIL_TEMPLATE_LABELS: Record<AuthEmailTemplate, string> = {
   magic_link: 'Magic Link',
   email_change: 'Change Email Address',
   recovery: 'Reset Password',
+  reauthentication: 'Reauthentication',
 };
 
 export const AUTH_HOOKS = ['custom_access_token', 'send_email', 'send_sms', 'mfa_verification_attempt', 'password_verification_attempt'] as const;
@@ -48,6 +49,11 @@ export type AuthRateLimit = keyof typeof AUTH_RATE_LIMITS;
 export const AUTH_RATE_LIMIT_MAX = 1_000_000;
 
 export const AUTH_REDIRECT_URLS_MAX = 100;
+/** GoTrue refuses passwords shorter than 6 characters whatever the setting says. */
+export const AUTH_PASSWORD_MIN_LENGTH_FLOOR = 6;
+/** Email OTPs and links live at most a day. */
+export const AUTH_OTP_EXPIRY_MAX_SECONDS = 86_400;
+export const AUTH_HOOK_SECRETS_PATTERN = '^v1,whsec_[A-Za-z0-9+/=]{24,}(\\|v1,whsec_[A-Za-z0-9+/=]{24,})*$';
 export const AUTH_TEMPLATE_SUBJECT_MAX_LENGTH = 255;
 export const AUTH_TEMPLATE_CONTENT_MAX_LENGTH = 100_000;
 export const AUTH_OAUTH_CLIENT_ID_MAX_LENGTH = 512;
@@ -63,12 +69,14 @@ const templateDefaults: Record<AuthEmailTemplate, [string, string]> = {
   magic_link: ['Your Magic Link', '<h2>Magic Link</h2>\n<p>Follow this link to sign in:</p>\n<p><a href="{{ .ConfirmationURL }}">Sign in</a></p>'],
   email_change: ['Confirm Email Change', '<h2>Confirm email change</h2>\n<p>Follow this link to confirm the change of email from {{ .Email }} to {{ .NewEmail }}:</p>\n<p><a href="{{ .ConfirmationURL }}">Change email</a></p>'],
   recovery: ['Reset Your Password', '<h2>Reset password</h2>\n<p>Follow this link to reset the password for your user:</p>\n<p><a href="{{ .ConfirmationURL }}">Reset password</a></p>'],
+  reauthentication: ['Confirm Reauthentication', '<h2>Confirm reauthentication</h2>\n<p>Enter the code: {{ .Token }}</p>'],
 };
 
 export const subjectKey = (t: AuthEmailTemplate) => `mailer_subjects_${t}` as const;
 export const contentKey = (t: AuthEmailTemplate) => `mailer_templates_${t}_content` as const;
 export const hookEnabledKey = (h: AuthHook) => `hook_${h}_enabled` as const;
 export const hookUriKey = (h: AuthHook) => `hook_${h}_uri` as const;
+export const hookSecretsKey = (h: AuthHook) => `hook_${h}_secrets` as const;
 export const providerEnabledKey = (p: AuthOauthProvider) => `external_${p}_enabled` as const;
 export const providerClientIdKey = (p: AuthOauthProvider) => `external_${p}_client_id` as const;
 
@@ -77,7 +85,13 @@ function fields(): { schemas: Record<string, TSchema>; defaults: Record<string, 
   const schemas: Record<string, TSchema> = {};
   const defaults: Record<string, unknown> = {};
   const add = (key: string, schema: TSchema, value: unknown) => ((schemas[key] = schema), (defaults[key] = value));
+  // "Allow new users to sign up", then the email provider's own settings (GoTrue's names).
+  add('disable_signup', Type.Boolean(), false);
   add('external_email_enabled', Type.Boolean(), true);
+  add('password_min_length', Type.Integer({ minimum: AUTH_PASSWORD_MIN_LENGTH_FLOOR, maximum: 72 }), AUTH_PASSWORD_MIN_LENGTH_FLOOR);
+  add('mailer_otp_exp', Type.Integer({ minimum: 60, maximum: AUTH_OTP_EXPIRY_MAX_SECONDS }), 3600);
+  add('mailer_secure_email_change_enabled', Type.Boolean(), true);
+  add('security_update_password_require_reauthentication', Type.Boolean(), false);
   add('mailer_autoconfirm', Type.Boolean(), false);
   add('external_phone_enabled', Type.Boolean(), false);
   for (const p of AUTH_OAUTH_PROVIDERS) {
@@ -92,6 +106,8 @@ function fields(): { schemas: Record<string, TSchema>; defaults: Record<string, 
   add('uri_allow_list', Type.Array(Type.String({ minLength: 1, maxLength: 2048, pattern: AUTH_REDIRECT_URL_PATTERN }), { maxItems: AUTH_REDIRECT_URLS_MAX, uniqueItems: true }), []);
   for (const h of AUTH_HOOKS) {
     add(hookEnabledKey(h), Type.Boolean(), false);
+    // An HTTPS hook's Standard Webhooks secrets (`v1,whsec_<base64>`, `|`-separated); a Postgres function needs none.
+    add(hookSecretsKey(h), Type.Union([Type.Literal(''), Type.String({ maxLength: 2048, pattern: AUTH_HOOK_SECRETS_PATTERN })]), '');
     add(hookUriKey(h), Type.Union([Type.Literal(''), Type.String({ maxLength: 2048, pattern: AUTH_HOOK_URI_PATTERN })]), '');
   }
   return { schemas, defaults };
@@ -121,6 +137,7 @@ export function authHostedConfigProblem(config: AuthHostedConfig): string | unde
   }
   for (const h of AUTH_HOOKS) {
     if (config[hookEnabledKey(h)] === true && !config[hookUriKey(h)]) return AuthConfigMessages.hookUriRequired(AUTH_HOOK_LABELS[h]);
+    if (config[hookEnabledKey(h)] === true && String(config[hookUriKey(h)]).startsWith('https://') && !config[hookSecretsKey(h)]) return AuthConfigMessages.hookSecretRequired(AUTH_HOOK_LABELS[h]);
   }
   return undefined;
 }
@@ -141,6 +158,8 @@ export const AuthConfigMessages = {
   clientIdRequired: (provider: string) => `${provider} needs a client ID before it can be enabled`,
   hookUriRequired: (hook: string) => `The ${hook} hook needs a URI before it can be enabled`,
   hookUriInvalid: 'Use pg-functions://postgres/{schema}/{function} or an https:// URL',
+  hookSecretRequired: (hook: string) => `The ${hook} hook calls an HTTPS endpoint: give it a secret (v1,whsec_...) to sign its requests with`,
+  hookSecretsInvalid: 'Use one or more secrets of the form v1,whsec_<base64>, separated by |',
   redirectUrlInvalid: 'Please provide a URL with a scheme, such as https://example.com/** or myapp://callback',
   redirectUrlDuplicate: 'This URL is already in the list',
   subjectRequired: 'Please provide a subject',

@@ -42,3 +42,4 @@ export * from './backups';
 export * from './health';
 export * from './data-api';
 export * from './rest';
+export * from './auth-api';

@@ -34,9 +34,33 @@ export interface LogMetadata {
    */
   postgrest: { method: string; path: string; status: number; duration_ms: number; role: string | null; query: string | null };
   pooler: { level: string; client: string | null };
-  /** The platform's sign-in, sign-out, MFA and token events. */
-  auth: { action: 'login' | 'login_failed' | 'logout' | 'mfa_challenge' | 'mfa_verified' | 'mfa_failed' | 'token_created' | 'token_revoked' | 'token_used'; status: number; user_email: string | null; user_id: string | null; ip: string | null; level: 'info' | 'warning' | 'error' };
+  /**
+   * The project's auth service, one event per request (`method`, `path`, `duration_ms`, and the GoTrue audit
+   * action it did, if any), and the platform's sign-in, sign-out, MFA and token events of members.
+   */
+  auth: {
+    action: PlatformAuthAction | AuthAuditAction | null;
+    status: number;
+    user_email: string | null;
+    user_id: string | null;
+    ip: string | null;
+    level: 'info' | 'warning' | 'error';
+    method?: string;
+    path?: string;
+    duration_ms?: number;
+  };
   /** The storage service, one event per request. `bytes` is what moved: in for uploads, out for downloads. */
   storage: { method: string; path: string; status: number; duration_ms: number; bucket: string | null; object: string | null; operation: string; bytes: number; direction: 'in' | 'out' | null; role: string | null };
   realtime: { level: string; channel: string | null };
 }
+
+/** What the platform records of members' sign-ins and tokens. */
+export type PlatformAuthAction = 'login' | 'login_failed' | 'logout' | 'mfa_challenge' | 'mfa_verified' | 'mfa_failed' | 'token_created' | 'token_revoked' | 'token_used';
+/** The actions of GoTrue's audit trail (`auth.audit_log_entries.payload.action`) that a project's auth service records. */
+export const AUTH_AUDIT_ACTIONS = [
+  'login', 'logout', 'invite_accepted', 'user_signedup', 'user_invited', 'user_deleted', 'user_modified', 'user_recovery_requested',
+  'user_reauthenticate_requested', 'user_confirmation_requested', 'user_repeated_signup', 'user_updated_password', 'token_revoked',
+  'token_refreshed', 'generate_recovery_codes', 'factor_in_progress', 'factor_unenrolled', 'challenge_created', 'verification_attempted',
+  'factor_deleted', 'identity_unlinked', 'login_failed',
+] as const;
+export type AuthAuditAction = (typeof AUTH_AUDIT_ACTIONS)[number];

@@ -158,7 +158,7 @@ export const platformRoutes = {
     params: RefParams,
     /** Which of the project's login roles (see the kit's project bootstrap); the admin role by default. */
     querystring: Type.Object({
-      role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('read_only'), Type.Literal('storage'), Type.Literal('api')], { default: 'admin' })),
+      role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('read_only'), Type.Literal('storage'), Type.Literal('api'), Type.Literal('auth')], { default: 'admin' })),
     }),
     response: Type.Object({ ref: Type.String(), connectionString: Type.String() }),
     access: access.internal,

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { AccessRule } from './permissions';
 import type { FeatureFlag } from './registry';
 
-export type ServiceName = 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'mail';
+export type ServiceName = 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'auth' | 'mail';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**

@@ -24,15 +24,19 @@ import { databaseOf, quoteIdent, quoteLiteral, standaloneClient } from './db';
  * - `api` (`<db>_api`): what the data API services log in as (PostgREST's "authenticator"). NOINHERIT,
  *   no privilege of its own but CONNECT: every request `set local role`s to anon, authenticated or
  *   service_role, and it may become no other role. An event trigger tells it of every DDL (see below).
+ * - `auth` (`<db>_auth`): the auth service (GoTrue's `supabase_auth_admin`). Reads and writes the `auth`
+ *   tables (the admin still owns them, so the Users page and the SQL editor work on the same rows) and
+ *   nothing else of its own; a member of the cluster role `supabase_auth_admin`, which is what hosted
+ *   projects' docs grant auth hook functions to.
  * Only these roles may connect to the project database. The bootstrap itself runs as the server's
  * superuser: provisioning, never a request.
  */
-export const PROJECT_ROLES = ['admin', 'read_only', 'storage', 'api'] as const;
+export const PROJECT_ROLES = ['admin', 'read_only', 'storage', 'api', 'auth'] as const;
 export type ProjectRole = (typeof PROJECT_ROLES)[number];
 export type ProjectRolePasswords = Record<ProjectRole, string>;
 export type ProjectConnections = Record<ProjectRole, string>;
 
-const ROLE_SUFFIX: Record<ProjectRole, string> = { admin: '_admin', read_only: '_ro', storage: '_storage', api: '_api' };
+const ROLE_SUFFIX: Record<ProjectRole, string> = { admin: '_admin', read_only: '_ro', storage: '_storage', api: '_api', auth: '_auth' };
 /** Postgres identifiers are at most 63 bytes; the longest role suffix must still fit. */
 export const MAX_PROJECT_DATABASE_BYTES = 63 - Math.max(...Object.values(ROLE_SUFFIX).map((s) => s.length));
 
@@ -42,7 +46,7 @@ export function projectRoleName(database: string, role: ProjectRole): string {
 
 export function generateRolePasswords(): ProjectRolePasswords {
   const one = () => randomBytes(24).toString('base64url');
-  return { admin: one(), read_only: one(), storage: one(), api: one() };
+  return { admin: one(), read_only: one(), storage: one(), api: one(), auth: one() };
 }
 
 /** The connection string of one project role: the server URL of the project database with that role's login. */
@@ -64,7 +68,9 @@ begin
     ('authenticated', 'nologin noinherit'),
     ('service_role', 'nologin noinherit bypassrls'),
     ('authenticator', 'login noinherit'),
-    ('dashboard_user', 'nologin createrole createdb')
+    ('dashboard_user', 'nologin createrole createdb'),
+    -- Auth hooks (Postgres functions) are granted to this role, as on a hosted project; each project's auth login is a member.
+    ('supabase_auth_admin', 'nologin noinherit')
   ) as r(name, options) loop
     if not exists (select 1 from pg_roles where rolname = spec.name) then
       begin
@@ -116,6 +122,132 @@ alter table auth.users
   add column if not exists banned_until timestamptz,
   add column if not exists is_sso_user boolean not null default false,
   add column if not exists deleted_at timestamptz;
+alter table auth.users
+  add column if not exists email_change_token_new varchar(255),
+  add column if not exists email_change_token_current varchar(255) default '',
+  add column if not exists email_change_confirm_status smallint default 0,
+  add column if not exists reauthentication_token varchar(255) default '',
+  add column if not exists reauthentication_sent_at timestamptz,
+  add column if not exists phone_change text default '',
+  add column if not exists phone_change_token varchar(255) default '',
+  add column if not exists phone_change_sent_at timestamptz;
+
+-- The auth server's tables, with the columns and types Supabase's auth schema has, so SQL written for a
+-- hosted project (policies on auth.uid(), joins to identities, session checks) runs here unchanged.
+do $types$
+begin
+  if to_regtype('auth.aal_level') is null then create type auth.aal_level as enum ('aal1', 'aal2', 'aal3'); end if;
+  if to_regtype('auth.factor_type') is null then create type auth.factor_type as enum ('totp', 'webauthn', 'phone'); end if;
+  if to_regtype('auth.factor_status') is null then create type auth.factor_status as enum ('unverified', 'verified'); end if;
+  if to_regtype('auth.code_challenge_method') is null then create type auth.code_challenge_method as enum ('s256', 'plain'); end if;
+  if to_regtype('auth.one_time_token_type') is null then
+    create type auth.one_time_token_type as enum ('confirmation_token', 'reauthentication_token', 'recovery_token',
+      'email_change_token_new', 'email_change_token_current', 'phone_change_token');
+  end if;
+end
+$types$;
+create table if not exists auth.identities (
+  id uuid primary key default gen_random_uuid(),
+  provider_id text not null,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  identity_data jsonb not null,
+  provider text not null,
+  last_sign_in_at timestamptz,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  email text generated always as (lower(identity_data ->> 'email')) stored,
+  unique (provider_id, provider)
+);
+create index if not exists identities_user_id_idx on auth.identities (user_id);
+create table if not exists auth.sessions (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  factor_id uuid,
+  aal auth.aal_level,
+  not_after timestamptz,
+  refreshed_at timestamp,
+  user_agent text,
+  ip inet,
+  tag text
+);
+create index if not exists sessions_user_id_idx on auth.sessions (user_id);
+create table if not exists auth.refresh_tokens (
+  instance_id uuid,
+  id bigserial primary key,
+  token varchar(255) unique,
+  user_id varchar(255),
+  revoked boolean,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  parent varchar(255),
+  session_id uuid references auth.sessions (id) on delete cascade
+);
+create index if not exists refresh_tokens_session_id_idx on auth.refresh_tokens (session_id, revoked);
+create index if not exists refresh_tokens_parent_idx on auth.refresh_tokens (parent);
+create table if not exists auth.mfa_factors (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type auth.factor_type not null,
+  status auth.factor_status not null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  secret text,
+  phone text,
+  last_challenged_at timestamptz unique
+);
+create unique index if not exists mfa_factors_user_friendly_name_unique on auth.mfa_factors (friendly_name, user_id) where trim(friendly_name) <> '';
+create table if not exists auth.mfa_challenges (
+  id uuid primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  verified_at timestamptz,
+  ip_address inet not null,
+  otp_code text
+);
+create table if not exists auth.mfa_amr_claims (
+  id uuid primary key default gen_random_uuid(),
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  authentication_method text not null,
+  unique (session_id, authentication_method)
+);
+create table if not exists auth.one_time_tokens (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  token_type auth.one_time_token_type not null,
+  token_hash text not null check (char_length(token_hash) > 0),
+  relates_to text not null,
+  created_at timestamp without time zone not null default now(),
+  updated_at timestamp without time zone not null default now(),
+  unique (user_id, token_type)
+);
+create index if not exists one_time_tokens_token_hash_idx on auth.one_time_tokens using hash (token_hash);
+create table if not exists auth.flow_state (
+  id uuid primary key,
+  user_id uuid,
+  auth_code text not null,
+  code_challenge_method auth.code_challenge_method not null,
+  code_challenge text not null,
+  provider_type text not null,
+  provider_access_token text,
+  provider_refresh_token text,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  authentication_method text not null,
+  auth_code_issued_at timestamptz
+);
+create index if not exists flow_state_auth_code_idx on auth.flow_state (auth_code);
+create table if not exists auth.audit_log_entries (
+  instance_id uuid,
+  id uuid primary key,
+  payload json,
+  created_at timestamptz,
+  ip_address varchar(64) not null default ''
+);
 
 create or replace function auth.jwt() returns jsonb language sql stable as $fn$
   select coalesce(nullif(current_setting('request.jwt.claims', true), ''), '{}')::jsonb
@@ -294,6 +426,8 @@ function roleAttributes(role: ProjectRole, serverVersion: number): string {
   if (role === 'admin') return `${common} bypassrls inherit ${serverVersion >= SAFE_CREATEROLE_VERSION ? 'createrole' : 'nocreaterole'}`;
   // The data API's login only ever acts as the role it sets; row-level security is that role's business.
   if (role === 'api') return `${common} nobypassrls noinherit nocreaterole`;
+  // Inherits only supabase_auth_admin's grants (the hooks a project grants it).
+  if (role === 'auth') return `${common} nobypassrls inherit nocreaterole`;
   return `${common} bypassrls noinherit nocreaterole`;
 }
 
@@ -303,7 +437,7 @@ function roleAttributes(role: ProjectRole, serverVersion: number): string {
  */
 function projectRoleStatements(database: string, passwords: ProjectRolePasswords, serverVersion: number, existing: ReadonlySet<string>): string[] {
   const name = (role: ProjectRole) => quoteIdent(projectRoleName(database, role));
-  const [admin, readOnly, storage, api] = [name('admin'), name('read_only'), name('storage'), name('api')];
+  const [admin, readOnly, storage, api, auth] = [name('admin'), name('read_only'), name('storage'), name('api'), name('auth')];
   const statements: string[] = [];
   for (const role of PROJECT_ROLES) {
     const verb = existing.has(projectRoleName(database, role)) ? 'alter' : 'create';
@@ -314,11 +448,12 @@ function projectRoleStatements(database: string, passwords: ProjectRolePasswords
     `alter role ${readOnly} set default_transaction_read_only = on`,
     `grant anon, authenticated, service_role to ${admin}, ${storage}, ${api}`,
     // The admin sees and may end the other project roles' queries (running queries page).
-    `grant ${readOnly}, ${storage}, ${api} to ${admin}`,
+    `grant ${readOnly}, ${storage}, ${api}, ${auth} to ${admin}`,
+    `grant supabase_auth_admin to ${auth}`,
     `alter database ${db} owner to ${admin}`,
     `revoke all on database ${db} from public`,
     `grant connect, temporary on database ${db} to ${readOnly}, ${storage}`,
-    `grant connect on database ${db} to ${api}`,
+    `grant connect on database ${db} to ${api}, ${auth}`,
   );
   // Roles the admin creates are ones it can use at once (Postgres 16+ grants the creator ADMIN only).
   if (serverVersion >= SAFE_CREATEROLE_VERSION) statements.push(`alter role ${admin} set createrole_self_grant = 'set, inherit'`);
@@ -378,6 +513,7 @@ function projectGrantStatements(database: string): string[] {
   const admin = quoteIdent(projectRoleName(database, 'admin'));
   const readOnly = quoteIdent(projectRoleName(database, 'read_only'));
   const storage = quoteIdent(projectRoleName(database, 'storage'));
+  const auth = quoteIdent(projectRoleName(database, 'auth'));
   return [
     `
 do $read$
@@ -405,12 +541,17 @@ $read$`,
     `alter table storage.buckets owner to ${storage}`,
     `alter table storage.objects owner to ${storage}`,
     `grant execute on all functions in schema storage to ${storage}`,
+    `grant usage on schema auth to ${auth}`,
+    `grant select, insert, update, delete on all tables in schema auth to ${auth}`,
+    `grant usage, select on all sequences in schema auth to ${auth}`,
+    `alter default privileges for role ${admin} in schema auth grant select, insert, update, delete on tables to ${auth}`,
+    `alter default privileges for role ${admin} in schema auth grant usage, select on sequences to ${auth}`,
   ];
 }
 
 /**
  * Bootstraps a project database, given its URL as the server's superuser: the cluster roles, the
- * project's four roles with `passwords` (new ones when none are given; give the stored ones again to
+ * project's five roles with `passwords` (new ones when none are given; give the stored ones again to
  * keep them), the `auth` helpers that read the request's JWT claims and the `storage` schema with
  * row-level security on. Idempotent, in one transaction. Returns each role's connection string.
  */
@@ -455,6 +596,7 @@ export async function bootstrapProjectDatabase(
     read_only: projectRoleUrl(serverUrl, 'read_only', passwords.read_only),
     storage: projectRoleUrl(serverUrl, 'storage', passwords.storage),
     api: projectRoleUrl(serverUrl, 'api', passwords.api),
+    auth: projectRoleUrl(serverUrl, 'auth', passwords.auth),
   };
 }
 

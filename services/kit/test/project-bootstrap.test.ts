@@ -30,7 +30,7 @@ describe('bootstrapProjectDatabase', () => {
     await client.query(`insert into storage.buckets (id, name) values ('keep', 'keep')`);
     await bootstrapProjectDatabase(database.url);
     // The stored passwords given again keep the connection strings working.
-    const passwords = { admin: 'pw-admin-1', read_only: 'pw-ro-1', storage: 'pw-storage-1', api: 'pw-api-1' };
+    const passwords = { admin: 'pw-admin-1', read_only: 'pw-ro-1', storage: 'pw-storage-1', api: 'pw-api-1', auth: 'pw-auth-1' };
     const again = await bootstrapProjectDatabase(database.url, passwords);
     expect(await as(again.admin, async (c) => (await c.query('select current_user as u')).rows[0].u)).toBe(projectRoleName(database.name, 'admin'));
     connections = again;
@@ -210,6 +210,36 @@ describe('project roles', () => {
     await as(connections.admin, (c) => c.query('drop table public.api_probe'));
   });
 
+  it('lets the auth role work on the auth tables only, and run what is granted to supabase_auth_admin', async () => {
+    const auth = projectRoleName(database.name, 'auth');
+    const { rows } = await client.query(
+      `select rolinherit, rolsuper, rolbypassrls, array(select b.rolname::text from pg_auth_members m join pg_roles b on b.oid = m.roleid where m.member = r.oid order by 1) as member_of
+       from pg_roles r where rolname = $1`,
+      [auth],
+    );
+    expect(rows[0]).toEqual({ rolinherit: true, rolsuper: false, rolbypassrls: false, member_of: ['supabase_auth_admin'] });
+    await as(connections.admin, (c) =>
+      c.query(`create table if not exists public.auth_probe (id int);
+               create or replace function public.auth_probe_hook(event jsonb) returns jsonb language sql as 'select event';
+               revoke execute on function public.auth_probe_hook(jsonb) from public, anon, authenticated, service_role;`),
+    );
+    await as(connections.auth, async (c) => {
+      for (const table of ['auth.users', 'auth.identities', 'auth.sessions', 'auth.refresh_tokens', 'auth.mfa_factors', 'auth.mfa_challenges', 'auth.mfa_amr_claims', 'auth.one_time_tokens', 'auth.flow_state', 'auth.audit_log_entries']) {
+        expect((await c.query(`select count(*)::int as n from ${table}`)).rows[0].n).toBeGreaterThanOrEqual(0);
+      }
+      await c.query('begin');
+      await c.query("insert into auth.users (id, email) values ('00000000-0000-4000-8000-0000000000aa', 'probe@example.com')");
+      await c.query('rollback');
+      for (const table of ['public.auth_probe', 'storage.objects']) await expect(c.query(`select * from ${table}`)).rejects.toMatchObject({ code: '42501' });
+      await expect(c.query("select public.auth_probe_hook('{}')")).rejects.toMatchObject({ code: '42501' });
+      await expect(c.query('set role anon')).rejects.toMatchObject({ code: '42501' });
+    });
+    // What a hosted project's docs say to grant a hook function to.
+    await as(connections.admin, (c) => c.query('grant execute on function public.auth_probe_hook(jsonb) to supabase_auth_admin'));
+    await as(connections.auth, async (c) => expect((await c.query(`select public.auth_probe_hook('{"a":1}') as out`)).rows[0].out).toEqual({ a: 1 }));
+    await as(connections.admin, (c) => c.query('drop table public.auth_probe; drop function public.auth_probe_hook(jsonb)'));
+  });
+
   it('tells a listening api-role connection of every DDL and drop, once per transaction', async () => {
     const api = new pg.Client({ connectionString: connections.api });
     await api.connect();
@@ -259,7 +289,7 @@ describe('dropProjectDatabase', () => {
     await bootstrapProjectDatabase(doomed.url);
     const names = PROJECT_ROLES.map((role) => projectRoleName(doomed.name, role));
     const count = async () => (await client.query('select count(*)::int as n from pg_roles where rolname = any($1)', [names])).rows[0].n;
-    expect(await count()).toBe(4);
+    expect(await count()).toBe(PROJECT_ROLES.length);
     await dropProjectDatabase(testServerUrl(), doomed.name);
     expect(await count()).toBe(0);
     expect((await client.query('select count(*)::int as n from pg_database where datname = $1', [doomed.name])).rows[0].n).toBe(0);

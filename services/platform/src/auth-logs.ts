@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { LogEventInput, LogMetadata } from '@dash/contracts';
+import type { LogEventInput, LogMetadata, PlatformAuthAction } from '@dash/contracts';
 import { LogShipper, throttledDropWarning } from '@dash/service-kit';
 import { projectRolesOf } from './db/projects';
 import type { Database } from './db/schema';
 
-type Action = LogMetadata['auth']['action'];
+type Action = PlatformAuthAction;
 
 export interface AuthLogEntry {
   action: Action;

@@ -2,10 +2,13 @@ import {
   AUTH_HOSTED_CONFIG_DEFAULTS,
   AuthConfigMessages,
   authHostedConfigRoutes,
+  authSettingsRoutes,
+  ServiceMessages,
   type AuthHostedConfig,
+  type ProjectAuthSettings,
   type OrgRole,
 } from '@dash/contracts';
-import { userHeaders } from '@dash/service-kit/dist/testing';
+import { serviceHeaders, userHeaders } from '@dash/service-kit/dist/testing';
 import { createOrg, createUser, expectContract, expectError, insertProjectRow, query, startPlatform, type TestPlatform } from './helpers';
 
 /* The hosted auth settings: defaults, partial saves kept per project, rules across fields, roles. */
@@ -84,5 +87,21 @@ describe('hosted auth settings', () => {
     expect((await read('hosted-a', viewer, 'read_only')).statusCode).toBe(200);
     expect((await write('hosted-a', { mailer_autoconfirm: true }, viewer, 'read_only')).statusCode).toBe(403);
     expect((await read('hosted-a', owner, 'owner')).json().mailer_autoconfirm).toBe(false);
+  });
+
+  it('reach the auth service with the JWT secret and the rest of Authentication (services only)', async () => {
+    await write('hosted-b', { disable_signup: true, hook_custom_access_token_enabled: true, hook_custom_access_token_uri: 'https://hooks.example.com/claims', hook_custom_access_token_secrets: `v1,whsec_${'a'.repeat(32)}` });
+    const internal = await platform.app.inject({ method: 'GET', url: '/internal/projects/hosted-b/auth-settings', headers: serviceHeaders() });
+    const body = expectContract<ProjectAuthSettings>(authSettingsRoutes.projectAuthSettings, internal);
+    expect(body.hosted).toMatchObject({ disable_signup: true, hook_custom_access_token_enabled: true, password_min_length: 6, mailer_otp_exp: 3600 });
+    expect(body.config).toMatchObject({ site_url: expect.any(String), jwt_expiry: 3600 });
+    expect(body.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect((await platform.app.inject({ method: 'GET', url: '/internal/projects/hosted-b/auth-settings', headers: as(owner, 'owner') })).statusCode).toBe(403);
+    expectError(authSettingsRoutes.projectAuthSettings, await platform.app.inject({ method: 'GET', url: '/internal/projects/nope/auth-settings', headers: serviceHeaders() }), 404, ServiceMessages.projectNotFound);
+  });
+
+  it('refuse an HTTPS hook without a signing secret', async () => {
+    const response = await write('hosted-a', { hook_send_email_enabled: true, hook_send_email_uri: 'https://hooks.example.com/mail' });
+    expectError(authHostedConfigRoutes.updateAuthHostedConfig, response, 400, AuthConfigMessages.hookSecretRequired('Send Email'));
   });
 });

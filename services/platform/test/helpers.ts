@@ -109,7 +109,7 @@ export async function insertProjectRow(ctx: PlatformContext, ref: string, orgId:
       status: 'ACTIVE_HEALTHY',
       connection_encrypted: ctx.cipher.encrypt(`postgres://u@127.0.0.1:1/${ref}`, `project:${ref}`),
       role_passwords_encrypted: ctx.cipher.encrypt(
-        JSON.stringify({ admin: 'a', read_only: 'r', storage: 's', api: 'p' }),
+        JSON.stringify({ admin: 'a', read_only: 'r', storage: 's', api: 'p', auth: 'u' }),
         `project:${ref}:role-passwords`,
       ),
     })

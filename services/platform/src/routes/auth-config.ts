@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { authHostedConfigRoutes, Permission, platformRoutes } from '@dash/contracts';
-import { addRoute, badRequest } from '@dash/service-kit';
+import { authHostedConfigRoutes, authSettingsRoutes, Permission, platformRoutes, ServiceMessages } from '@dash/contracts';
+import { addRoute, badRequest, notFound } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
 import { getAuthConfig, getAuthHostedConfig, updateAuthConfig, updateAuthHostedConfig } from '../db/auth-config';
 import { projectOrganization } from '../db/project-settings';
 import { recordAudit } from '../audit';
-import { memberProject } from '../projects';
+import { findProjectByRef } from '../db/projects';
+import { memberProject, projectJwtSecret } from '../projects';
 import { actorOf } from './organizations';
 
 export async function authConfigRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformContext }): Promise<void> {
@@ -35,5 +36,13 @@ export async function authConfigRoutes(app: FastifyInstance, { ctx }: { ctx: Pla
       await recordAudit(trx, { action: 'project.auth_config_updated', actor: actorOf(identity), org, projectRef: project.ref, target: project.name, details: { keys: Object.keys(body) } });
       return result.config;
     });
+  });
+
+  // The auth service's read of everything Authentication's pages set, with the secret its tokens are signed with.
+  addRoute(app, authSettingsRoutes.projectAuthSettings, async ({ params }) => {
+    const project = await findProjectByRef(ctx.db, params.ref);
+    if (!project) throw notFound(ServiceMessages.projectNotFound);
+    const [jwtSecret, config, hosted] = await Promise.all([projectJwtSecret(ctx, project), getAuthConfig(ctx.db, project.id), getAuthHostedConfig(ctx.db, project.id)]);
+    return { jwtSecret, config, hosted };
   });
 }

@@ -1,0 +1,1 @@
+module.exports = require('../../jest.presets.cjs').integration(__dirname);

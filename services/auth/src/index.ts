@@ -1,0 +1,3 @@
+export { buildAuthApp, type AuthOptions } from './app';
+export { allowedRedirect, globToRegExp } from './server/redirect';
+export { renderTemplate } from './mail/templates';

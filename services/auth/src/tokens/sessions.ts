@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { signJwt, type JwtClaims } from '@dash/service-kit';
+import type { AuthApiSession } from '@dash/contracts';
+import { AuthError, AuthMessages } from '../server/errors';
+import type { AuthRequest } from '../server/context';
+import { userById, userJson, type Queryable, type UserRow } from '../users/store';
+import { generateRefreshToken } from './otp';
+import { customizeAccessToken } from './hooks';
+
+/** How a session's user proved who they are (GoTrue's `amr` methods). */
+export type AuthMethod = 'password' | 'otp' | 'magiclink' | 'email/signup' | 'invite' | 'recovery' | 'email_change' | 'anonymous' | 'totp' | 'oauth';
+
+interface SessionRow {
+  id: string;
+  user_id: string;
+  aal: 'aal1' | 'aal2' | 'aal3' | null;
+  not_after: Date | null;
+}
+
+/** A new session of `user` and its first refresh token; records the sign-in on the user and identity. */
+export async function startSession(db: Queryable, req: AuthRequest, user: UserRow, method: AuthMethod): Promise<AuthApiSession> {
+  const sessionId = randomUUID();
+  await db.query('insert into auth.sessions (id, user_id, aal, created_at, updated_at, user_agent, ip) values ($1, $2, $3, now(), now(), $4, $5)', [
+    sessionId, user.id, 'aal1', req.userAgent, ipOrNull(req.ip),
+  ]);
+  await db.query('insert into auth.mfa_amr_claims (session_id, authentication_method) values ($1, $2)', [sessionId, method]);
+  const token = generateRefreshToken();
+  await db.query('insert into auth.refresh_tokens (token, user_id, session_id, revoked, parent) values ($1, $2, $3, false, null)', [token, user.id, sessionId]);
+  await db.query('update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1', [user.id]);
+  await db.query('update auth.identities set last_sign_in_at = now() where user_id = $1', [user.id]);
+  const fresh = (await userById(db, user.id))!;
+  return sessionResponse(db, req, fresh, sessionId, token, method);
+}
+
+/** Postgres `inet` takes addresses, not the `unknown` a direct call may have. */
+function ipOrNull(ip: string): string | null {
+  return /^[0-9a-f.:]+$/i.test(ip) ? ip : null;
+}
+
+/** The access token's claims and the session reply (GoTrue's `AccessTokenResponse`). */
+export async function sessionResponse(db: Queryable, req: AuthRequest, user: UserRow, sessionId: string, refreshToken: string, method: AuthMethod): Promise<AuthApiSession> {
+  const { rows: amrRows } = await db.query<{ authentication_method: string; at: number }>(
+    'select authentication_method, extract(epoch from created_at)::int8 as at from auth.mfa_amr_claims where session_id = $1 order by created_at desc',
+    [sessionId],
+  );
+  const { rows: sessionRows } = await db.query<SessionRow>('select id, user_id, aal, not_after from auth.sessions where id = $1', [sessionId]);
+  const aal = sessionRows[0]?.aal ?? 'aal1';
+  const now = Math.floor(Date.now() / 1000);
+  const expiresIn = req.settings.config.jwt_expiry;
+  const claims: JwtClaims = {
+    aud: user.aud ?? 'authenticated',
+    exp: now + expiresIn,
+    iat: now,
+    iss: req.apiUrl,
+    sub: user.id,
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    app_metadata: user.raw_app_meta_data ?? {},
+    user_metadata: user.raw_user_meta_data ?? {},
+    role: user.role ?? 'authenticated',
+    aal,
+    amr: amrRows.map((row) => ({ method: row.authentication_method, timestamp: Number(row.at) })),
+    session_id: sessionId,
+    is_anonymous: user.is_anonymous,
+  };
+  const finalClaims = await customizeAccessToken(db, req, user, claims, method);
+  return {
+    access_token: signJwt(req.settings.jwtSecret, finalClaims),
+    token_type: 'bearer',
+    expires_in: expiresIn,
+    expires_at: Number(finalClaims.exp ?? now + expiresIn),
+    refresh_token: refreshToken,
+    user: userJson(user),
+  };
+}
+
+/**
+ * `grant_type=refresh_token`: the token is exchanged for a new one (rotation). A token already exchanged is
+ * accepted again only within the reuse interval (a client's retry), answering the token that replaced it;
+ * later, it is a stolen token's replay: the whole session is ended and the caller refused.
+ */
+export async function refreshSession(db: Queryable, req: AuthRequest, token: string, reuseIntervalSeconds: number): Promise<AuthApiSession> {
+  const { rows } = await db.query<{ id: string; token: string; revoked: boolean; session_id: string | null; user_id: string; age: number }>(
+    `select id, token, revoked, session_id, user_id, extract(epoch from now() - updated_at)::float8 as age
+     from auth.refresh_tokens where token = $1 for update`,
+    [token],
+  );
+  const found = rows[0];
+  if (!found || !found.session_id) throw new AuthError(400, 'refresh_token_not_found', AuthMessages.refreshNotFound);
+  const { rows: sessions } = await db.query<SessionRow>('select id, user_id, aal, not_after from auth.sessions where id = $1 for update', [found.session_id]);
+  const session = sessions[0];
+  if (!session || (session.not_after && session.not_after.getTime() < Date.now())) throw new AuthError(400, 'session_expired', 'Session Expired');
+  const user = await userById(db, session.user_id);
+  if (!user || user.deleted_at) throw new AuthError(400, 'refresh_token_not_found', AuthMessages.refreshNotFound);
+  if (user.banned_until && user.banned_until.getTime() > Date.now()) throw new AuthError(400, 'user_banned', AuthMessages.userBanned);
+  let next: string;
+  if (found.revoked) {
+    const { rows: children } = await db.query<{ token: string }>(
+      'select token from auth.refresh_tokens where parent = $1 and session_id = $2 and not revoked order by id desc limit 1',
+      [found.token, session.id],
+    );
+    if (found.age > reuseIntervalSeconds || !children[0]) {
+      // A replay: end the session (its tokens go with it), so neither the thief nor the owner keeps it.
+      await db.query('delete from auth.sessions where id = $1', [session.id]);
+      throw new AuthError(400, 'refresh_token_already_used', AuthMessages.refreshReused);
+    }
+    next = children[0].token;
+  } else {
+    next = generateRefreshToken();
+    await db.query('update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1', [found.id]);
+    await db.query('insert into auth.refresh_tokens (token, user_id, session_id, revoked, parent) values ($1, $2, $3, false, $4)', [next, user.id, session.id, found.token]);
+  }
+  await db.query('update auth.sessions set refreshed_at = now() at time zone \'UTC\', updated_at = now() where id = $1', [session.id]);
+  const { rows: methods } = await db.query<{ authentication_method: AuthMethod }>('select authentication_method from auth.mfa_amr_claims where session_id = $1 order by created_at limit 1', [session.id]);
+  return sessionResponse(db, req, user, session.id, next, methods[0]?.authentication_method ?? 'password');
+}
+
+/** The signed-in caller of a user route: the token's user and session, which must still exist. */
+export async function callerOf(db: Queryable, claims: JwtClaims): Promise<{ user: UserRow; sessionId: string | null; aal: string }> {
+  const sessionId = typeof claims.session_id === 'string' ? claims.session_id : null;
+  if (sessionId) {
+    const { rows } = await db.query('select 1 from auth.sessions where id = $1', [sessionId]);
+    if (rows.length === 0) throw new AuthError(403, 'session_not_found', AuthMessages.sessionNotFound);
+  }
+  const user = typeof claims.sub === 'string' ? await userById(db, claims.sub) : null;
+  if (!user || user.deleted_at) throw new AuthError(403, 'user_not_found', AuthMessages.userNotFound);
+  return { user, sessionId, aal: typeof claims.aal === 'string' ? claims.aal : 'aal1' };
+}
