@@ -71,6 +71,7 @@ async function startSingleBundleGateway(stack) {
       DASH_REST_URL: upstream(15),
       DASH_GRAPHQL_URL: upstream(16),
       DASH_MAIL_URL: upstream(18),
+      DASH_AUTH_URL: upstream(17),
       DASH_SHELL_DIR: path.join(singleDir, 'dist'),
     },
     stdio: 'ignore',

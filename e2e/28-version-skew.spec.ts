@@ -106,6 +106,7 @@ async function startOldShellGateway(): Promise<ChildProcess> {
       DASH_REST_URL: service(15),
       DASH_GRAPHQL_URL: service(16),
       DASH_MAIL_URL: service(18),
+      DASH_AUTH_URL: service(17),
       DASH_SHELL_DIR: release.dist('shell'),
     },
     stdio: 'ignore',

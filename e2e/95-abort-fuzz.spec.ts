@@ -28,8 +28,8 @@ const SEED = process.env.DASH_FUZZ_SEED === 'random' ? Math.floor(Math.random() 
 const CASES = Number(process.env.DASH_ABORT_CASES ?? 3);
 const CONCURRENCY = 8;
 const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
-const SERVICE_PORTS: Record<ServiceName, number> = { platform: E2E_PORT + 11, 'pg-meta': E2E_PORT + 12, storage: E2E_PORT + 13, logs: E2E_PORT + 14, rest: E2E_PORT + 15, graphql: E2E_PORT + 16, mail: E2E_PORT + 18 };
-const PROCESSES = ['gateway', 'platform', 'pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail'] as const;
+const SERVICE_PORTS: Record<ServiceName, number> = { platform: E2E_PORT + 11, 'pg-meta': E2E_PORT + 12, storage: E2E_PORT + 13, logs: E2E_PORT + 14, rest: E2E_PORT + 15, graphql: E2E_PORT + 16, auth: E2E_PORT + 17, mail: E2E_PORT + 18 };
+const PROCESSES = ['gateway', 'platform', 'pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail', 'auth'] as const;
 const MISSING_REF = 'abortfuzznone';
 
 test.setTimeout(10 * 60_000);

@@ -151,9 +151,9 @@ async function main() {
   }
 
   const common = { DASH_INTERNAL_SECRET: secrets.internalSecret, NODE_ENV: 'production' };
-  const service = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'mail' | 'gateway', env: Record<string, string>) =>
+  const service = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'mail' | 'auth' | 'gateway', env: Record<string, string>) =>
     processes.start(name, path.join(ROOT, 'services', name, 'dist', 'main.js'), [], { ...common, ...env });
-  const serviceUrl = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'mail') => `http://127.0.0.1:${p[name]}`;
+  const serviceUrl = (name: 'platform' | 'pg-meta' | 'storage' | 'logs' | 'rest' | 'graphql' | 'mail' | 'auth') => `http://127.0.0.1:${p[name]}`;
 
   // The platform and logs services log in as roles of their own; only the platform's provisioning keeps
   // the superuser (adminUrl). A DATABASE_URL that is no superuser's is used as it is (said why).
@@ -201,7 +201,16 @@ async function main() {
     DASH_MAIL_SMTP_PORT: String(p.mailSmtp),
     DASH_PLATFORM_DATABASE_URL: serviceRoles.connections.mail,
   });
-  await Promise.all((['pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail'] as const).map((name) => waitForHealth(name, `${serviceUrl(name)}/health`)));
+  // The project auth API (GoTrue's dialect) logs in as each project's `auth` role; its mail goes to the catcher
+  // unless a project set its own SMTP server, and its links point at the gateway's public origin.
+  service('auth', {
+    PORT: String(p.auth),
+    DASH_PLATFORM_URL: serviceUrl('platform'),
+    DASH_LOGS_URL: serviceUrl('logs'),
+    DASH_MAIL_SMTP_PORT: String(p.mailSmtp),
+    DASH_PUBLIC_URL: process.env.DASH_PUBLIC_ORIGIN?.split(',')[0]?.trim() || `http://127.0.0.1:${p.gateway}`,
+  });
+  await Promise.all((['pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail', 'auth'] as const).map((name) => waitForHealth(name, `${serviceUrl(name)}/health`)));
 
   for (const remote of REMOTES) {
     const root = path.join(remotesDir(), remote.name);
@@ -223,6 +232,7 @@ async function main() {
     DASH_REST_URL: serviceUrl('rest'),
     DASH_GRAPHQL_URL: serviceUrl('graphql'),
     DASH_MAIL_URL: serviceUrl('mail'),
+    DASH_AUTH_URL: serviceUrl('auth'),
     DASH_SHELL_DIR: shellDir,
   });
   await waitForHealth('gateway', `http://127.0.0.1:${p.gateway}/health`);

@@ -83,7 +83,7 @@ export async function startAuth(prefix: string) {
     call,
     admin,
     setConfig: (change: Partial<AuthConfig>) => (config = { ...config, ...change }),
-    setHosted: (change: Partial<AuthHostedConfig>) => (hosted = { ...hosted, ...change }),
+    setHosted: (change: Partial<AuthHostedConfig>) => (hosted = { ...hosted, ...change } as AuthHostedConfig),
     rotateSecret: (secret: string) => (jwtSecret = secret),
     failMail: (fail: boolean) => (failMail = fail),
     advanceClock: (ms: number) => (clock += ms),

@@ -1,10 +1,11 @@
 import type { ServiceName } from '@dash/contracts';
 
 /** Every service behind the gateway (each is health-checked). */
-export const SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail'];
+export const SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail', 'auth'];
 /**
  * The services of the dashboard's own API (`/api/<service>`, with the member's identity). The data API
- * (`rest`, `graphql`) is only a project's API (`/p/<ref>/rest/v1`, `/p/<ref>/graphql/v1`), called with the project's keys.
+ * (`rest`, `graphql`) and the auth API (`auth`) are only a project's APIs (`/p/<ref>/rest/v1`, `/p/<ref>/graphql/v1`,
+ * `/p/<ref>/auth/v1`), called with the project's keys.
  */
 export const DASHBOARD_SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs', 'mail'];
 

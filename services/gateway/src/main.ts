@@ -13,6 +13,7 @@ async function main(): Promise<void> {
       rest: requireEnv('DASH_REST_URL'),
       graphql: requireEnv('DASH_GRAPHQL_URL'),
       mail: requireEnv('DASH_MAIL_URL'),
+      auth: requireEnv('DASH_AUTH_URL'),
     },
     shellDir: process.env.DASH_SHELL_DIR || undefined,
     // Comma-separated; by default both loopback spellings of the gateway's own address.

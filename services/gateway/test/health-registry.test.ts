@@ -19,7 +19,7 @@ describe('health', () => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as Health;
       expect(body.status).toBe('ok');
-      expect(Object.keys(body.services).sort()).toEqual(['graphql', 'logs', 'mail', 'pg-meta', 'platform', 'rest', 'storage']);
+      expect(Object.keys(body.services).sort()).toEqual(['auth', 'graphql', 'logs', 'mail', 'pg-meta', 'platform', 'rest', 'storage']);
       for (const service of Object.values(body.services)) {
         expect(service.status).toBe('up');
         expect(typeof service.latencyMs).toBe('number');

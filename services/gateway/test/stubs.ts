@@ -81,7 +81,7 @@ export async function startUpstreams(): Promise<Upstreams> {
   const apps: FastifyInstance[] = [];
   const urls = {} as Record<ServiceName, string>;
 
-  for (const service of ['platform', 'pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail'] as const) {
+  for (const service of ['platform', 'pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail', 'auth'] as const) {
     // Close even keep-alive connections of aborted requests at once (the health-timeout test leaves one).
     const app = Fastify({ forceCloseConnections: true });
     apps.push(app);

@@ -17,10 +17,10 @@ export interface ProjectApiOptions {
  * The project APIs apps call, under the dashboard's origin: `/p/{ref}/storage/v1` is Supabase's
  * `/storage/v1`; `/p/{ref}/analytics/v1` takes events for the project's collections (logs service);
  * `/p/{ref}/rest/v1` is the data API (PostgREST's `/rest/v1`, rest service), `/p/{ref}/graphql/v1` its GraphQL
- * endpoint (graphql service).
+ * endpoint (graphql service), `/p/{ref}/auth/v1` the auth API (GoTrue's `/auth/v1`, auth service).
  */
 export const PROJECT_API_PREFIX = '/p/';
-const PROJECT_APIS = { storage: 'storage', analytics: 'logs', rest: 'rest', graphql: 'graphql' } as const satisfies Record<string, ServiceName>;
+const PROJECT_APIS = { storage: 'storage', analytics: 'logs', rest: 'rest', graphql: 'graphql', auth: 'auth' } as const satisfies Record<string, ServiceName>;
 type ProjectApiService = (typeof PROJECT_APIS)[keyof typeof PROJECT_APIS];
 
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
@@ -32,8 +32,8 @@ const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': METHODS.join(', '),
-  'access-control-allow-headers': 'authorization, apikey, content-type, cache-control, x-upsert, x-client-info, x-metadata, range, range-unit, content-length, prefer, accept-profile, content-profile',
-  'access-control-expose-headers': 'content-length, content-range, content-type, etag, last-modified, cache-control, content-disposition, location, preference-applied, content-location',
+  'access-control-allow-headers': 'authorization, apikey, content-type, cache-control, x-upsert, x-client-info, x-metadata, range, range-unit, content-length, prefer, accept-profile, content-profile, x-supabase-api-version',
+  'access-control-expose-headers': 'content-length, content-range, content-type, etag, last-modified, cache-control, content-disposition, location, preference-applied, content-location, x-supabase-api-version, x-total-count, link',
   'access-control-max-age': '86400',
 };
 

@@ -155,7 +155,7 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyOptions): 
   });
 
   await projectApiRoutes(app, {
-    upstreams: { storage: options.upstreams.storage, logs: options.upstreams.logs, rest: options.upstreams.rest, graphql: options.upstreams.graphql },
+    upstreams: { storage: options.upstreams.storage, logs: options.upstreams.logs, rest: options.upstreams.rest, graphql: options.upstreams.graphql, auth: options.upstreams.auth },
     publicProtocol: options.publicProtocol,
     secret: options.secret,
     projectStatuses: options.projectStatuses,
