@@ -76,12 +76,22 @@ export async function readRelation(ctx: RestContext, request: FastifyRequest, re
   const { format } = media;
   const query = readQueryOf(api, relation, parseQuery(queryParameters(request.raw.url ?? request.url)), rangeHeaderOf(request));
   const statement = buildReadSql(api.cache, query, { format: format === 'csv' ? 'csv' : 'json' });
-  const { result, response } = await inRequestTransaction(ctx.pools, api.ref, api.transaction, async (client) => {
-    const read = (await client.query<BodyRow>(statement.text, statement.values)).rows[0]!;
-    if (media.stripNulls) read.body = await stripNulls(client, read.body);
-    return { row: read, planned: await plannedCount(client, api, query) };
-  });
-  const { row, planned } = result;
+  // Stripped nulls and a planned count take more queries in the transaction; a plain read is one round trip.
+  const planning = api.preferences.count === 'planned' || api.preferences.count === 'estimated';
+  let planned: number | null = null;
+  const { row, response } = await inRequestTransaction<BodyRow>(
+    ctx.pools,
+    api.ref,
+    api.transaction,
+    statement,
+    media.stripNulls || planning
+      ? async (read, client) => {
+          if (media.stripNulls) read.body = await stripNulls(client, read.body);
+          planned = await plannedCount(client, api, query);
+          return read;
+        }
+      : undefined,
+  );
   const rows = Number(row.page_total);
   const total = row.total_result_set === null ? planned : Number(row.total_result_set);
   const { status, range } = readStatus(query.range.offset, rows, total);

@@ -59,11 +59,18 @@ export async function callFunction(ctx: RestContext, request: FastifyRequest, re
   const query = readQueryOf(api, name, parsed, rangeHeaderOf(request));
   const statement = buildRpcSql(api.cache, { routine, args, query, format: format === 'csv' ? 'csv' : 'json' });
   const transaction = { ...api.transaction, readOnly: callIsReadOnly(routine, method) };
-  const { result, response } = await inRequestTransaction(ctx.pools, api.ref, transaction, async (client) => {
-    const row = (await client.query<BodyRow>(statement.text, statement.values)).rows[0]!;
-    if (media.stripNulls) row.body = await stripNulls(client, row.body);
-    return row;
-  });
+  const { row: result, response } = await inRequestTransaction<BodyRow>(
+    ctx.pools,
+    api.ref,
+    transaction,
+    statement,
+    media.stripNulls
+      ? async (row, client) => {
+          row.body = await stripNulls(client, row.body);
+          return row;
+        }
+      : undefined,
+  );
   const rows = Number(result.page_total);
   reply.type(contentType(media));
   applyResponseSettings(reply, response);

@@ -73,17 +73,29 @@ export async function writeRelation(ctx: RestContext, request: FastifyRequest, r
     });
   };
   const statement = build();
-  const { result, response } = await inRequestTransaction(ctx.pools, api.ref, api.transaction, async (client) => {
-    const row = (await client.query<WriteRow>(statement.text, statement.values)).rows[0]!;
-    const rows = Number(row.page_total);
-    // Thrown inside the transaction, so the write is rolled back.
-    if (preferences.handling === 'strict' && preferences.maxAffected !== undefined && rows > preferences.maxAffected) throw maxAffectedExceeded(rows);
-    if (method === 'PUT' && rows !== 1) throw putMismatch();
-    const written = media.stripNulls ? await stripNulls(client, row.body) : row.body;
-    const body = returning === 'representation' && format === 'object' ? singleObject(written ?? '[]', rows) : written;
-    return { row, rows, body };
-  });
-  const { row, rows, body } = result;
+  const strict = preferences.handling === 'strict' && preferences.maxAffected !== undefined;
+  const object = returning === 'representation' && format === 'object';
+  // Checks that roll the write back when they fail, and a body made by the database, run in the transaction
+  // before it commits; a write without them is one round trip.
+  const { row, response } = await inRequestTransaction<WriteRow>(
+    ctx.pools,
+    api.ref,
+    api.transaction,
+    statement,
+    strict || method === 'PUT' || media.stripNulls || object
+      ? async (written, client) => {
+          const affected = Number(written.page_total);
+          // Thrown inside the transaction, so the write is rolled back.
+          if (strict && affected > preferences.maxAffected!) throw maxAffectedExceeded(affected);
+          if (method === 'PUT' && affected !== 1) throw putMismatch();
+          if (media.stripNulls) written.body = await stripNulls(client, written.body);
+          if (object) written.body = singleObject(written.body ?? '[]', affected);
+          return written;
+        }
+      : undefined,
+  );
+  const rows = Number(row.page_total);
+  const body = row.body;
   // A write's count (`Prefer: count=exact`) is the rows it affected.
   const total = api.preferences.count ? rows : null;
   const applied = appliedPreferences(api, api.preferences.return);

@@ -49,7 +49,12 @@ export class SchemaStore {
    */
   async reloadAfterMiss(ref: string, schemas: string[]): Promise<SchemaCache | null> {
     const entry = this.entries.get(ref);
-    if (entry && Date.now() - entry.loadedAt < MISS_RELOAD_INTERVAL_MS) return null;
+    if (entry && Date.now() - entry.loadedAt < MISS_RELOAD_INTERVAL_MS) {
+      // The NOTIFY of DDL committed just before this request may still be on its way: a round trip on the
+      // listener's connection brings every notification sent before it.
+      await this.listeners.get(ref)?.then((client) => client?.query('select 1')).catch(() => {});
+      return this.entries.get(ref) === entry ? null : this.get(ref, schemas);
+    }
     return this.load(ref, schemas).cache;
   }
 

@@ -1,6 +1,8 @@
 import type pg from 'pg';
-import { quoteIdent, quoteLiteral } from '@dash/contracts';
+import { quoteIdent } from '@dash/contracts';
 import { connectProject, isConnectionFailure, type ProjectPools } from '@dash/service-kit';
+import type { Statement } from '../query/sql';
+import { runBatch, type BatchRows } from './batch';
 import type { ApiCaller } from './identity';
 
 /** What PostgREST tells the database about the request, for policies and functions to read. */
@@ -37,12 +39,17 @@ export function qualifiedFunction(name: string): string {
 }
 
 /**
- * The first round trip of every request: the transaction, the caller's role and the request's settings,
- * all local to the transaction (so a pooled connection keeps none of them). One simple query, every value a
- * quoted literal. `set_config('role', …)` refuses a role the `api` login role is not a member of (42501).
+ * What opens every request's transaction: the transaction itself, then the caller's role and the request's
+ * settings, all local to the transaction (so a pooled connection keeps none of them), every name and value
+ * a parameter; then Settings → API's pre-request function. `set_config('role', …)` refuses a role the `api`
+ * login role is not a member of (42501), and nothing after it in the batch runs.
  */
-export function beginSql(settings: RequestSettings): string {
-  const config = (name: string, value: string) => `pg_catalog.set_config(${quoteLiteral(name)}, ${quoteLiteral(value)}, true)`;
+export function beginStatements(settings: RequestSettings): Statement[] {
+  const values: string[] = [];
+  const config = (name: string, value: string) => {
+    values.push(name, value);
+    return `pg_catalog.set_config($${values.length - 1}, $${values.length}, true)`;
+  };
   const { caller } = settings;
   const calls = [
     config('search_path', settings.searchPath.map(quoteIdent).join(', ')),
@@ -58,11 +65,25 @@ export function beginSql(settings: RequestSettings): string {
       .map(([name, value]) => config(`request.jwt.claim.${name}`, typeof value === 'string' ? value : JSON.stringify(value))),
   ];
   const begin = settings.readOnly ? 'begin isolation level read committed read only' : 'begin isolation level read committed';
-  const preRequest = settings.preRequest ? `; select ${qualifiedFunction(settings.preRequest)}()` : '';
-  return `${begin}; select ${calls.join(', ')}${preRequest}`;
+  return [
+    { text: begin, values: [] },
+    { text: `select ${calls.join(', ')}`, values },
+    ...(settings.preRequest ? [{ text: `select ${qualifiedFunction(settings.preRequest)}()`, values: [] }] : []),
+  ];
 }
 
-const RESPONSE_SQL = "select pg_catalog.current_setting('response.headers', true) as headers, pg_catalog.current_setting('response.status', true) as status";
+/** What ends every request's transaction: what the statements set for the response is read, then the end. */
+function endStatements(settings: RequestSettings): Statement[] {
+  return [
+    { text: "select pg_catalog.current_setting('response.headers', true) as headers, pg_catalog.current_setting('response.status', true) as status", values: [] },
+    { text: settings.rollback ? 'rollback' : 'commit', values: [] },
+  ];
+}
+
+function responseSettingsOf(row: BatchRows[number] | undefined): ResponseSettings {
+  const status = row?.status ? Number(row.status) : null;
+  return { headers: responseHeadersOf(row?.headers ?? null), status: status && Number.isInteger(status) && status >= 100 && status < 600 ? status : null };
+}
 
 /** `response.headers` as PostgREST reads it: `[{"Cache-Control": "max-age=60"}, ...]`; anything else is ignored. */
 export function responseHeadersOf(text: string | null): Array<[string, string]> {
@@ -80,27 +101,33 @@ export function responseHeadersOf(text: string | null): Array<[string, string]> 
 }
 
 /**
- * Runs `work` in one transaction of `ref`'s database on the `api` role's pool, as the caller. Commits (or
- * rolls back for `tx=rollback`) after reading what the statement set for the response; a failure rolls back
- * and is rethrown; a broken connection is destroyed rather than pooled.
+ * Runs the request's `statement` in one transaction of `ref`'s database on the `api` role's pool, as the
+ * caller, and answers its first row (as `finish` left it) with what the transaction set for the response. Without `finish` the
+ * whole transaction (begin, settings, statement, response settings, commit) is one round trip. `finish`
+ * runs inside the transaction after the statement (more queries on `client`, or checks that throw to roll
+ * it back), then the response settings are read and the transaction ends in a second round trip. It commits,
+ * or rolls back for `tx=rollback`; a failure rolls back and is rethrown; a broken connection is destroyed
+ * rather than pooled.
  */
-export async function inRequestTransaction<T>(
+export async function inRequestTransaction<Row>(
   pools: ProjectPools,
   ref: string,
   settings: RequestSettings,
-  work: (client: pg.PoolClient) => Promise<T>,
-): Promise<{ result: T; response: ResponseSettings }> {
+  statement: Statement,
+  finish?: (row: Row, client: pg.PoolClient) => Promise<Row>,
+): Promise<{ row: Row; response: ResponseSettings }> {
   const client = await connectProject(pools, ref);
   let broken: Error | undefined;
   try {
-    await client.query(beginSql(settings));
-    const result = await work(client);
-    // What the statement set for the response, and the end of the transaction: one round trip (a simple
-    // query of two statements answers a result per statement).
-    const results = (await client.query(`${RESPONSE_SQL}; ${settings.rollback ? 'rollback' : 'commit'}`)) as unknown as Array<pg.QueryResult<{ headers: string | null; status: string | null }>>;
-    const rows = results[0]!.rows;
-    const status = rows[0]?.status ? Number(rows[0].status) : null;
-    return { result, response: { headers: responseHeadersOf(rows[0]?.headers ?? null), status: status && Number.isInteger(status) && status >= 100 && status < 600 ? status : null } };
+    const begin = beginStatements(settings);
+    if (!finish) {
+      const results = await runBatch(client, [...begin, statement, ...endStatements(settings)]);
+      return { row: results[begin.length]![0] as Row, response: responseSettingsOf(results[begin.length + 1]![0]) };
+    }
+    const results = await runBatch(client, [...begin, statement]);
+    const row = await finish(results[begin.length]![0] as Row, client);
+    const [response] = await runBatch(client, endStatements(settings));
+    return { row, response: responseSettingsOf(response![0]) };
   } catch (error) {
     if (isConnectionFailure(error)) broken = error as Error;
     else await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
