@@ -8,7 +8,9 @@ import { access, Permission } from './permissions';
  *
  * Who may do what: members who may view the project's tables (`tenant_sql_admin_read`, read-only members
  * included, who can read `auth.users` in the table editor anyway) list users; members who may change the
- * database (`tenant_sql_admin_write`) create, ban and delete them.
+ * database (`tenant_sql_admin_write`) create, ban and delete them, and, through the auth service, send them
+ * a recovery or magic link and revoke their sessions (the links sign in as the user, so read-only members
+ * may not send them either).
  */
 
 export const AUTH_USERS_PAGE_SIZE = 50;
@@ -30,6 +32,8 @@ export const AuthUser = Type.Object({
   email: Type.Union([Type.String(), Type.Null()]),
   phone: Type.Union([Type.String(), Type.Null()]),
   email_confirmed_at: NullableTime,
+  /** When the last confirmation mail went out: an unconfirmed user waits for its link. */
+  confirmation_sent_at: NullableTime,
   last_sign_in_at: NullableTime,
   banned_until: NullableTime,
   is_anonymous: Type.Boolean(),
@@ -37,6 +41,10 @@ export const AuthUser = Type.Object({
   raw_user_meta_data: Type.Unknown(),
   created_at: Timestamp,
   updated_at: NullableTime,
+  /** The providers the user signs in with: their identities' (`email`, `github`...), else the app metadata's list. */
+  providers: Type.Array(Type.String()),
+  /** Verified MFA factors (an unfinished enrollment does not count). */
+  factors: Type.Integer({ minimum: 0 }),
 });
 export type AuthUser = Static<typeof AuthUser>;
 
@@ -112,7 +120,19 @@ export const AuthUserMessages = {
   noUsers: 'No users in your project yet',
   noUsersFound: 'No users found',
   needPermissions: 'You need additional permissions to manage users',
+  recoverySent: (email: string) => `Password recovery sent to ${email}`,
+  magicLinkSent: (email: string) => `Magic link sent to ${email}`,
+  sendFailed: (message: string) => `Failed to send the email: ${message}`,
+  noEmail: 'This user has no email address to send a link to',
+  sessionsRevoked: (who: string, count: number) => `Signed ${who} out of ${count === 1 ? '1 session' : `${count} sessions`}`,
+  revokeFailed: (message: string) => `Failed to revoke the user's sessions: ${message}`,
 } as const;
+
+/** What a member's mail action did: where the link went. */
+export const AuthUserMailSent = Type.Object({ email: Type.String() });
+export type AuthUserMailSent = Static<typeof AuthUserMailSent>;
+export const AuthUserSessionsRevoked = Type.Object({ revoked: Type.Integer({ minimum: 0 }) });
+export type AuthUserSessionsRevoked = Static<typeof AuthUserSessionsRevoked>;
 
 export const authUsersRoutes = {
   listAuthUsers: defineRoute({
@@ -152,6 +172,37 @@ export const authUsersRoutes = {
     url: '/:ref/auth/users/:id',
     params: AuthUserParams,
     response: AuthUser,
+    access: access.project(Permission.TenantSqlAdminWrite),
+  }),
+  /**
+   * Mails the user a password recovery link (the project's Reset Password template, to the site URL), as
+   * the auth API's `/recover` does: the same one-minute gap between two such mails (429), the project's
+   * email rate limit.
+   */
+  sendAuthUserRecovery: defineRoute({
+    service: 'auth',
+    method: 'POST',
+    url: '/:ref/users/:id/recover',
+    params: AuthUserParams,
+    response: AuthUserMailSent,
+    access: access.project(Permission.TenantSqlAdminWrite),
+  }),
+  /** Mails the user a magic link (Magic Link template); following it signs in, and confirms an unconfirmed address. */
+  sendAuthUserMagicLink: defineRoute({
+    service: 'auth',
+    method: 'POST',
+    url: '/:ref/users/:id/magiclink',
+    params: AuthUserParams,
+    response: AuthUserMailSent,
+    access: access.project(Permission.TenantSqlAdminWrite),
+  }),
+  /** Ends every session of the user: their refresh tokens stop working; access tokens run out at their expiry. */
+  revokeAuthUserSessions: defineRoute({
+    service: 'auth',
+    method: 'DELETE',
+    url: '/:ref/users/:id/sessions',
+    params: AuthUserParams,
+    response: AuthUserSessionsRevoked,
     access: access.project(Permission.TenantSqlAdminWrite),
   }),
 };

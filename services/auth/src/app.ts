@@ -1,5 +1,6 @@
 import { createServiceApp, ProjectPools, type ConnectionResolver, type LogShipper, type ProjectMailer, type ServiceApp, type ServiceOptions } from '@dash/service-kit';
 import { authApiRoutes } from './routes/auth-api';
+import { dashboardRoutes } from './routes/dashboard';
 import type { AuthServiceContext, AuthSettingsResolver } from './server/context';
 import { AuthEvents } from './server/events';
 import { RateLimiter } from './server/rate-limit';
@@ -41,6 +42,7 @@ export function buildAuthApp(options: AuthOptions): ServiceApp {
     refreshReuseIntervalSeconds: options.refreshReuseIntervalSeconds ?? 10,
   };
   app.register(authApiRoutes, { ctx });
+  app.register(dashboardRoutes, { ctx });
   app.addHook('onClose', async () => {
     options.mailer.close();
     await pools.closeAll();

@@ -4,10 +4,11 @@ import type { ServiceName } from '@dash/contracts';
 export const SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs', 'rest', 'graphql', 'mail', 'auth'];
 /**
  * The services of the dashboard's own API (`/api/<service>`, with the member's identity). The data API
- * (`rest`, `graphql`) and the auth API (`auth`) are only a project's APIs (`/p/<ref>/rest/v1`, `/p/<ref>/graphql/v1`,
- * `/p/<ref>/auth/v1`), called with the project's keys.
+ * (`rest`, `graphql`) is only a project's API (`/p/<ref>/rest/v1`, `/p/<ref>/graphql/v1`), called with the
+ * project's keys; the auth service is both: its auth API at `/p/<ref>/auth/v1`, and the Users page's actions
+ * (send a recovery or magic link, revoke sessions) at `/api/auth/<ref>/users/...` for members.
  */
-export const DASHBOARD_SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs', 'mail'];
+export const DASHBOARD_SERVICES: readonly ServiceName[] = ['platform', 'pg-meta', 'storage', 'logs', 'mail', 'auth'];
 
 export interface GatewayConfig {
   /** HMAC secret of the identities the gateway signs for services. */

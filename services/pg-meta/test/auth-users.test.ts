@@ -44,7 +44,7 @@ const list = async (query = '', role: OrgRole = 'read_only') => {
 describe('auth users SQL (unit)', () => {
   it('passes every value as a parameter and quotes the pgcrypto schema', () => {
     const q = createAuthUserQuery('ext"; drop table x; --', { email: "o'hara@x.io", password: "p'w", autoConfirm: true });
-    expect(q.text).toContain('"ext""; drop table x; --".crypt($2, "ext""; drop table x; --".gen_salt(\'bf\'))');
+    expect(q.text).toContain('"ext""; drop table x; --".crypt($2, "ext""; drop table x; --".gen_salt(\'bf\', 10))');
     expect(q.text).not.toContain("o'hara");
     expect(q.values).toEqual(["o'hara@x.io", "p'w", true]);
     expect(listAuthUsersQuery({ search: '  %_x ' }).values).toEqual(['%_x', 50, 0]);
@@ -57,13 +57,46 @@ describe('auth users routes', () => {
     const user = await create('Alice@Example.com', "s3cret'; drop table auth.users; --");
     expect(user).toMatchObject({ email: 'alice@example.com', aud: 'authenticated', role: 'authenticated', is_anonymous: false, banned_until: null });
     expect(user.email_confirmed_at).not.toBeNull();
-    const { rows } = await p.sql(`select encrypted_password like '$2a$%' as bcrypt, encrypted_password = extensions.crypt($2, encrypted_password) as matches from auth.users where id = $1`, [
+    const { rows } = await p.sql(`select encrypted_password like '$2a$10$%' as bcrypt, encrypted_password = extensions.crypt($2, encrypted_password) as matches from auth.users where id = $1`, [
       user.id,
       "s3cret'; drop table auth.users; --",
     ]);
     expect(rows).toEqual([{ bcrypt: true, matches: true }]);
     // The hash never leaves the service.
     expect(JSON.stringify(await list())).not.toContain('$2a$');
+  });
+
+  it('makes the email identity the auth service makes, and lists providers, factors and the confirmation state', async () => {
+    const waiting = (await call('POST', '/auth/users', { email: 'gina@example.com', password: 'longenough', auto_confirm: false })).body as AuthUser;
+    expect(waiting).toMatchObject({ email_confirmed_at: null, providers: ['email'], factors: 0, confirmation_sent_at: null });
+    const { rows: identities } = await p.sql(
+      `select provider, provider_id, identity_data, i.email, confirmation_token, recovery_token, instance_id::text from auth.identities i join auth.users u on u.id = i.user_id where i.user_id = $1`,
+      [waiting.id],
+    );
+    expect(identities).toEqual([
+      {
+        provider: 'email',
+        provider_id: waiting.id,
+        identity_data: { sub: waiting.id, email: 'gina@example.com', email_verified: false, phone_verified: false },
+        email: 'gina@example.com',
+        confirmation_token: '',
+        recovery_token: '',
+        instance_id: '00000000-0000-0000-0000-000000000000',
+      },
+    ]);
+    // A second identity and factors as the auth service writes them: only the verified factor counts.
+    await p.sql(`insert into auth.identities (provider_id, user_id, identity_data, provider) values ('gh-1', $1, '{"sub": "gh-1"}', 'github')`, [waiting.id]);
+    await p.sql(
+      `insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status) values (gen_random_uuid(), $1, 'phone app', 'totp', 'verified'), (gen_random_uuid(), $1, 'other', 'totp', 'unverified')`,
+      [waiting.id],
+    );
+    await p.sql(`update auth.users set confirmation_sent_at = '2024-05-06T07:08:09Z' where id = $1`, [waiting.id]);
+    const [listed] = (await list('?search=gina')).users;
+    expect(listed).toMatchObject({ providers: ['email', 'github'], factors: 1, confirmation_sent_at: expect.stringMatching(/^2024-05-06T07:08:09/) });
+    // A user written by hand, without identities: the app metadata's providers.
+    await p.sql(`insert into auth.users (id, email, raw_app_meta_data) values (gen_random_uuid(), 'hand@example.com', '{"providers": ["email", "google"]}')`);
+    expect((await list('?search=hand@')).users[0]).toMatchObject({ providers: ['email', 'google'], factors: 0 });
+    await p.sql(`delete from auth.users where email in ('gina@example.com', 'hand@example.com')`);
   });
 
   it('lists newest first with paging, and searches email parts and ids without wildcards', async () => {

@@ -6,17 +6,27 @@ import { quoteIdent, type SqlQuery } from '@dash/service-kit';
  * identifier in the text is pgcrypto's schema, read from the catalog and quoted.
  */
 
-/** The user as the contract lists it: timestamps as ISO text, never the password hash. */
+/**
+ * The user as the contract lists it: timestamps as ISO text, never the password hash. Providers are the
+ * user's identities' (what the auth service signs them in with), or the app metadata's list for a user
+ * without identities (one made by hand in SQL); factors count only verified ones.
+ */
 const USER_COLUMNS = `
   u.id, u.aud, u.role, u.email, u.phone,
   to_json(u.email_confirmed_at) #>> '{}' as email_confirmed_at,
+  to_json(u.confirmation_sent_at) #>> '{}' as confirmation_sent_at,
   to_json(u.last_sign_in_at) #>> '{}' as last_sign_in_at,
   to_json(u.banned_until) #>> '{}' as banned_until,
   u.is_anonymous,
   coalesce(u.raw_app_meta_data, '{}'::jsonb) as raw_app_meta_data,
   coalesce(u.raw_user_meta_data, '{}'::jsonb) as raw_user_meta_data,
   to_json(u.created_at) #>> '{}' as created_at,
-  to_json(u.updated_at) #>> '{}' as updated_at`;
+  to_json(u.updated_at) #>> '{}' as updated_at,
+  coalesce(
+    (select array_agg(distinct i.provider order by i.provider) from auth.identities i where i.user_id = u.id),
+    array(select jsonb_array_elements_text(case when jsonb_typeof(u.raw_app_meta_data -> 'providers') = 'array' then u.raw_app_meta_data -> 'providers' else '[]'::jsonb end))
+  ) as providers,
+  (select count(*)::int from auth.mfa_factors f where f.user_id = u.id and f.status = 'verified') as factors`;
 
 /**
  * A page of users, newest first, with the count of all that match. The search matches part of the email
@@ -42,18 +52,31 @@ export const pgcryptoSchemaQuery: SqlQuery = {
   values: [],
 };
 
+/** GoTrue's bcrypt cost: the auth service checks these hashes at sign-in, and hashes its own at this cost. */
+const BCRYPT_COST = 10;
+
 /**
- * A new email user, its password hashed by the database with bcrypt (pgcrypto's crypt and gen_salt in
- * `cryptoSchema`), confirmed now unless `autoConfirm` is false.
+ * A new email user as the auth service makes one, so they sign in through its `/token`: the password hashed
+ * by the database with bcrypt (pgcrypto's crypt and gen_salt in `cryptoSchema`), the token columns empty
+ * rather than null, and an `email` identity. Confirmed now unless `autoConfirm` is false.
  */
 export function createAuthUserQuery(cryptoSchema: string, input: { email: string; password: string; autoConfirm: boolean }): SqlQuery {
   const s = quoteIdent(cryptoSchema);
   return {
     text: `
-insert into auth.users as u (id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-values (gen_random_uuid(), 'authenticated', 'authenticated', lower($1), ${s}.crypt($2, ${s}.gen_salt('bf')),
-        case when $3::boolean then now() end, '{"provider": "email", "providers": ["email"]}'::jsonb, '{}'::jsonb, now(), now())
-returning ${USER_COLUMNS}`,
+with u as (
+  insert into auth.users (id, instance_id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data,
+                          confirmation_token, recovery_token, email_change_token_new, email_change, created_at, updated_at)
+  values (gen_random_uuid(), '00000000-0000-0000-0000-000000000000', 'authenticated', 'authenticated', lower($1),
+          ${s}.crypt($2, ${s}.gen_salt('bf', ${BCRYPT_COST})), case when $3::boolean then now() end,
+          '{"provider": "email", "providers": ["email"]}'::jsonb, '{}'::jsonb, '', '', '', '', now(), now())
+  returning *
+), identity as (
+  insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+  select u.id::text, u.id, jsonb_build_object('sub', u.id::text, 'email', u.email, 'email_verified', $3::boolean, 'phone_verified', false), 'email', now(), now(), now()
+  from u
+)
+select ${USER_COLUMNS} from u`,
     values: [input.email, input.password, input.autoConfirm],
   };
 }
