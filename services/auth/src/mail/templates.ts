@@ -31,9 +31,11 @@ export function renderTemplate(template: string, values: TemplateValues, html = 
     const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
     return html ? escapeHtml(text) : text;
   };
-  const withConditions = template.replace(
-    /\{\{-?\s*if\s+\.([A-Za-z0-9_.]+)\s*-?\}\}([\s\S]*?)(?:\{\{-?\s*else\s*-?\}\}([\s\S]*?))?\{\{-?\s*end\s*-?\}\}/g,
+  // Go's trim markers: `{{-` eats the whitespace before the action, `-}}` the whitespace after it.
+  const trimmed = template.replace(/\s*\{\{-\s/g, '{{ ').replace(/\s-\}\}\s*/g, ' }}');
+  const withConditions = trimmed.replace(
+    /\{\{\s*if\s+\.([A-Za-z0-9_.]+)\s*\}\}([\s\S]*?)(?:\{\{\s*else\s*\}\}([\s\S]*?))?\{\{\s*end\s*\}\}/g,
     (_all, path: string, then: string, otherwise: string | undefined) => (lookup(path) !== '' ? then : (otherwise ?? '')),
   );
-  return withConditions.replace(/\{\{-?\s*\.([A-Za-z0-9_.]+)\s*-?\}\}/g, (_all, path: string) => lookup(path));
+  return withConditions.replace(/\{\{\s*\.([A-Za-z0-9_.]+)\s*\}\}/g, (_all, path: string) => lookup(path));
 }
