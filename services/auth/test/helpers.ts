@@ -33,6 +33,7 @@ export async function startAuth(prefix: string) {
       mails.push({ ref, ...mail });
       return { messageId: `m${mails.length}` };
     },
+    maxFrequency: async () => 60,
     close: () => {},
   };
   const app = buildAuthApp({

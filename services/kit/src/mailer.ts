@@ -13,6 +13,8 @@ export interface ProjectMail {
 
 export interface ProjectMailer {
   send(ref: string, mail: ProjectMail): Promise<{ messageId: string }>;
+  /** The project's smallest gap between two mails to one user, in seconds (its SMTP settings' minimum interval). */
+  maxFrequency(ref: string): Promise<number>;
   close(): void;
 }
 
@@ -84,6 +86,9 @@ export function projectMailer(options: ProjectMailerOptions): ProjectMailer {
         ...(mail.text !== undefined ? { text: mail.text } : {}),
       });
       return { messageId: String(info.messageId) };
+    },
+    async maxFrequency(ref) {
+      return (await delivery(ref)).max_frequency;
     },
     close() {
       for (const { transport } of transports.values()) transport.close();

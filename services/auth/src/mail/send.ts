@@ -35,14 +35,15 @@ export function confirmationUrl(req: AuthRequest, linkType: string, hash: string
   return `${req.apiUrl}/verify?${query.toString()}`;
 }
 
-/** GoTrue's smallest gap between two mails to one user (its `SMTP_MAX_FREQUENCY`), in seconds. */
-export const MAIL_RESEND_SECONDS = 60;
-
-/** Refuses another mail to a user whose last one of this kind went less than a minute ago (429, GoTrue's words). */
-export function checkResendInterval(sentAt: Date | null): void {
+/**
+ * Refuses another mail to a user whose last one of this kind went out less than the project's minimum interval
+ * ago (Settings → Authentication → SMTP; GoTrue's `SMTP_MAX_FREQUENCY`, a minute unless changed): 429, GoTrue's words.
+ */
+export async function checkResendInterval(ctx: AuthServiceContext, req: AuthRequest, sentAt: Date | null): Promise<void> {
   if (!sentAt) return;
+  const interval = await ctx.mailer.maxFrequency(req.ref);
   const elapsed = (Date.now() - sentAt.getTime()) / 1000;
-  if (elapsed < MAIL_RESEND_SECONDS) throw new AuthError(429, 'over_email_send_rate_limit', AuthMessages.resendTooSoon(Math.ceil(MAIL_RESEND_SECONDS - elapsed)));
+  if (elapsed < interval) throw new AuthError(429, 'over_email_send_rate_limit', AuthMessages.resendTooSoon(Math.ceil(interval - elapsed)));
 }
 
 /**

@@ -80,7 +80,7 @@ async function signup({ ctx, req, request, body, query }: HandlerArgs) {
       return { id: randomUUID(), aud: 'authenticated', role: 'authenticated', email: address, phone: '', confirmation_sent_at: now, app_metadata: { provider: 'email', providers: ['email'] }, user_metadata: {}, identities: [], created_at: now, updated_at: now, is_anonymous: false };
     }
     if (existing) {
-      checkResendInterval(existing.confirmation_sent_at);
+      await checkResendInterval(ctx, req, existing.confirmation_sent_at);
       await ctx.events.audit(db, request, req.ip, 'user_confirmation_requested', { id: existing.id, email: address });
       await sendConfirmation(ctx, req, db, existing, redirectTo, pkce);
       return userJson((await userById(db, existing.id))!);
@@ -125,12 +125,12 @@ async function otp({ ctx, req, request, body, query }: HandlerArgs) {
       await ctx.events.audit(db, request, req.ip, 'user_signedup', { id: user.id, email: address }, { provider: 'email' });
     }
     if (!user.email_confirmed_at) {
-      checkResendInterval(user.confirmation_sent_at);
+      await checkResendInterval(ctx, req, user.confirmation_sent_at);
       await ctx.events.audit(db, request, req.ip, 'user_confirmation_requested', { id: user.id, email: address });
       await sendConfirmation(ctx, req, db, user, redirectTo, pkce);
       return;
     }
-    checkResendInterval(user.recovery_sent_at);
+    await checkResendInterval(ctx, req, user.recovery_sent_at);
     const { otp: code, hash } = await issueOneTimeToken(db, user.id, 'recovery_token', address, pkce !== null);
     if (pkce) await startFlow(db, user.id, pkce, 'magiclink');
     await updateUser(db, user.id, { recovery_sent_at: NOW });
@@ -148,7 +148,7 @@ async function recover({ ctx, req, request, body, query }: HandlerArgs) {
   await inTransaction(req.pool, async (db) => {
     const user = await userByEmail(db, address);
     if (!user) return;
-    checkResendInterval(user.recovery_sent_at);
+    await checkResendInterval(ctx, req, user.recovery_sent_at);
     const { otp: code, hash } = await issueOneTimeToken(db, user.id, 'recovery_token', address, pkce !== null);
     if (pkce) await startFlow(db, user.id, pkce, 'recovery');
     await updateUser(db, user.id, { recovery_sent_at: NOW });
@@ -170,13 +170,13 @@ async function resend({ ctx, req, request, body, query }: HandlerArgs) {
     if (!user) return;
     if (type === 'signup') {
       if (user.email_confirmed_at) return;
-      checkResendInterval(user.confirmation_sent_at);
+      await checkResendInterval(ctx, req, user.confirmation_sent_at);
       await ctx.events.audit(db, request, req.ip, 'user_confirmation_requested', { id: user.id, email: address });
       await sendConfirmation(ctx, req, db, user, redirectTo, null);
       return;
     }
     if (!user.email_change) return;
-    checkResendInterval(user.email_change_sent_at);
+    await checkResendInterval(ctx, req, user.email_change_sent_at);
     await sendEmailChange(ctx, req, db, user, user.email_change, redirectTo);
   });
   return { message_id: null };

@@ -65,7 +65,7 @@ async function updateUserRoute({ ctx, req, request, body, query }: HandlerArgs) 
       if (req.hosted.external_email_enabled !== true) throw new AuthError(422, 'email_provider_disabled', AuthMessages.emailProviderDisabled);
       const email = normalizedEmail(body.email);
       if (await userByEmail(db, email)) throw new AuthError(422, 'email_exists', AuthMessages.emailExists);
-      checkResendInterval(user.email_change === email ? user.email_change_sent_at : null);
+      await checkResendInterval(ctx, req, user.email_change === email ? user.email_change_sent_at : null);
       await sendEmailChange(ctx, req, db, user, email, redirectTo);
       await ctx.events.audit(db, request, req.ip, 'user_modified', actor, { email_change_requested: true });
     } else if (body.data !== undefined) {
@@ -80,7 +80,7 @@ async function reauthenticate({ ctx, req, request }: HandlerArgs) {
   await inTransaction(req.pool, async (db) => {
     const { user } = await signedIn(req, { request }, db);
     if (!user.email) throw new AuthError(422, 'validation_failed', 'Reauthentication requires the user to have an email or a phone number');
-    checkResendInterval(user.reauthentication_sent_at);
+    await checkResendInterval(ctx, req, user.reauthentication_sent_at);
     const { otp, hash } = await issueOneTimeToken(db, user.id, 'reauthentication_token', user.email);
     await updateUser(db, user.id, { reauthentication_sent_at: NOW });
     await ctx.events.audit(db, request, req.ip, 'user_reauthenticate_requested', { id: user.id, email: user.email });
