@@ -51,7 +51,10 @@ export const AUTH_RATE_LIMIT_MAX = 1_000_000;
 export const AUTH_REDIRECT_URLS_MAX = 100;
 /** GoTrue refuses passwords shorter than 6 characters whatever the setting says. */
 export const AUTH_PASSWORD_MIN_LENGTH_FLOOR = 6;
-/** Email OTPs and links live at most a day. */
+/** bcrypt reads 72 bytes: a longer minimum could never be met. */
+export const AUTH_PASSWORD_MIN_LENGTH_MAX = 72;
+/** Email OTPs and links live at least a minute and at most a day. */
+export const AUTH_OTP_EXPIRY_MIN_SECONDS = 60;
 export const AUTH_OTP_EXPIRY_MAX_SECONDS = 86_400;
 export const AUTH_HOOK_SECRETS_PATTERN = '^v1,whsec_[A-Za-z0-9+/=]{24,}(\\|v1,whsec_[A-Za-z0-9+/=]{24,})*$';
 export const AUTH_TEMPLATE_SUBJECT_MAX_LENGTH = 255;
@@ -88,8 +91,8 @@ function fields(): { schemas: Record<string, TSchema>; defaults: Record<string, 
   // "Allow new users to sign up", then the email provider's own settings (GoTrue's names).
   add('disable_signup', Type.Boolean(), false);
   add('external_email_enabled', Type.Boolean(), true);
-  add('password_min_length', Type.Integer({ minimum: AUTH_PASSWORD_MIN_LENGTH_FLOOR, maximum: 72 }), AUTH_PASSWORD_MIN_LENGTH_FLOOR);
-  add('mailer_otp_exp', Type.Integer({ minimum: 60, maximum: AUTH_OTP_EXPIRY_MAX_SECONDS }), 3600);
+  add('password_min_length', Type.Integer({ minimum: AUTH_PASSWORD_MIN_LENGTH_FLOOR, maximum: AUTH_PASSWORD_MIN_LENGTH_MAX }), AUTH_PASSWORD_MIN_LENGTH_FLOOR);
+  add('mailer_otp_exp', Type.Integer({ minimum: AUTH_OTP_EXPIRY_MIN_SECONDS, maximum: AUTH_OTP_EXPIRY_MAX_SECONDS }), 3600);
   add('mailer_secure_email_change_enabled', Type.Boolean(), true);
   add('security_update_password_require_reauthentication', Type.Boolean(), false);
   add('mailer_autoconfirm', Type.Boolean(), false);
@@ -165,6 +168,7 @@ export const AuthConfigMessages = {
   subjectRequired: 'Please provide a subject',
   bodyRequired: 'Please provide a message body',
   rateLimitRange: `Use a whole number between 1 and ${AUTH_RATE_LIMIT_MAX}`,
+  numberRange: (min: number, max: number) => `Use a whole number between ${min} and ${max}`,
   columnPrivilegesMoved: 'Column Privileges have moved to the Database section.',
   needPermissions: 'You need additional permissions to update auth settings',
 } as const;

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { errorMessage, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Button, Spinner } from '@dash/shell-sdk/ui';
 import {
@@ -8,11 +8,17 @@ import {
   AUTH_HOOKS,
   AUTH_OAUTH_PROVIDER_LABELS,
   AUTH_OAUTH_PROVIDERS,
+  AUTH_OTP_EXPIRY_MAX_SECONDS,
+  AUTH_OTP_EXPIRY_MIN_SECONDS,
+  AUTH_PASSWORD_MIN_LENGTH_FLOOR,
+  AUTH_PASSWORD_MIN_LENGTH_MAX,
+  AUTH_HOOK_SECRETS_PATTERN,
   AUTH_RATE_LIMIT_MAX,
   AUTH_RATE_LIMITS,
   AuthConfigMessages,
   contentKey,
   hookEnabledKey,
+  hookSecretsKey,
   hookUriKey,
   hookUriProblem,
   Permission,
@@ -23,20 +29,80 @@ import {
   siteUrlProblem,
   subjectKey,
   type AuthEmailTemplate,
+  type AuthHook,
 } from '@dash/contracts';
 import { useRlsAuthConfigQuery, useRlsUpdateAuthConfigMutation } from '../api/auth-config';
 import { useAuthHostedConfigQuery, useUpdateAuthHostedConfigMutation } from '../api/auth-hosted-config';
-import { Row, SettingsCard, SettingsPage, Toggle } from './SettingsForm';
+import { NumberRow, Row, SettingsCard, SettingsPage, Toggle, wholeNumberIn, type Values } from './SettingsForm';
 
-/** `/project/:ref/auth/providers`: email, phone and OAuth sign-ins. */
+/** The email provider's card: what GoTrue's email sign-ins check. */
+const EMAIL_KEYS = ['external_email_enabled', 'mailer_secure_email_change_enabled', 'security_update_password_require_reauthentication', 'password_min_length', 'mailer_otp_exp'];
+
+/** `/project/:ref/auth/providers`: who may sign up, and the email, phone and OAuth sign-ins. */
 export function ProvidersPage() {
   return (
     <SettingsPage title="Auth Providers" description="How users sign in to your project's apps.">
-      <SettingsCard title="Email" keys={['external_email_enabled', 'mailer_autoconfirm']}>
+      <SettingsCard title="User Signups" description="Who may create a user, and whether they prove their address first." keys={['disable_signup', 'mailer_autoconfirm']}>
         {({ values, set, disabled }) => (
           <>
+            <Toggle
+              label="Allow new users to sign up"
+              hint="Off: sign-up answers “Signups not allowed for this instance”; only users you add or invite can sign in."
+              checked={values.disable_signup !== true}
+              onChange={(on) => set('disable_signup', !on)}
+              disabled={disabled}
+            />
+            <Toggle
+              label="Confirm email"
+              hint="Users confirm their address from a mailed link before their first sign in. Off: sign-up signs them in at once."
+              checked={values.mailer_autoconfirm === false}
+              onChange={(on) => set('mailer_autoconfirm', !on)}
+              disabled={disabled}
+            />
+          </>
+        )}
+      </SettingsCard>
+      <SettingsCard
+        title="Email"
+        keys={EMAIL_KEYS}
+        validate={(v) => ({
+          password_min_length: wholeNumberIn(v.password_min_length, AUTH_PASSWORD_MIN_LENGTH_FLOOR, AUTH_PASSWORD_MIN_LENGTH_MAX) ? undefined : AuthConfigMessages.numberRange(AUTH_PASSWORD_MIN_LENGTH_FLOOR, AUTH_PASSWORD_MIN_LENGTH_MAX),
+          mailer_otp_exp: wholeNumberIn(v.mailer_otp_exp, AUTH_OTP_EXPIRY_MIN_SECONDS, AUTH_OTP_EXPIRY_MAX_SECONDS) ? undefined : AuthConfigMessages.numberRange(AUTH_OTP_EXPIRY_MIN_SECONDS, AUTH_OTP_EXPIRY_MAX_SECONDS),
+        })}
+      >
+        {({ values, set, errors, disabled }) => (
+          <>
             <Toggle label="Enable Email provider" hint="Sign up and sign in with an email address and password or a magic link." checked={values.external_email_enabled === true} onChange={(on) => set('external_email_enabled', on)} disabled={disabled} />
-            <Toggle label="Confirm email" hint="Users confirm their address before their first sign in." checked={values.mailer_autoconfirm === false} onChange={(on) => set('mailer_autoconfirm', !on)} disabled={disabled} />
+            <Toggle
+              label="Secure email change"
+              hint="A new address takes effect only once links mailed to both the old and the new address are followed. Off: the new address's link is enough."
+              checked={values.mailer_secure_email_change_enabled === true}
+              onChange={(on) => set('mailer_secure_email_change_enabled', on)}
+              disabled={disabled}
+            />
+            <Toggle
+              label="Require reauthentication to change password"
+              hint="A signed-in user enters a code mailed to them (Reauthentication template) before setting a new password, unless they signed in within the last few minutes."
+              checked={values.security_update_password_require_reauthentication === true}
+              onChange={(on) => set('security_update_password_require_reauthentication', on)}
+              disabled={disabled}
+            />
+            <NumberRow
+              label="Minimum password length"
+              hint={`Shorter passwords are refused at sign-up and password change (${AUTH_PASSWORD_MIN_LENGTH_FLOOR}–${AUTH_PASSWORD_MIN_LENGTH_MAX} characters).`}
+              value={values.password_min_length}
+              onChange={(n) => set('password_min_length', n)}
+              error={errors.password_min_length}
+              disabled={disabled}
+            />
+            <NumberRow
+              label="Email OTP expiration"
+              hint={`Seconds a mailed link or code stays valid (${AUTH_OTP_EXPIRY_MIN_SECONDS}–${AUTH_OTP_EXPIRY_MAX_SECONDS}).`}
+              value={values.mailer_otp_exp}
+              onChange={(n) => set('mailer_otp_exp', n)}
+              error={errors.mailer_otp_exp}
+              disabled={disabled}
+            />
           </>
         )}
       </SettingsCard>
@@ -77,22 +143,11 @@ export function RateLimitsPage() {
       <SettingsCard
         title="Rate limits"
         keys={RATE_LIMIT_KEYS}
-        validate={(v) => Object.fromEntries(RATE_LIMIT_KEYS.map((k) => [k, Number.isInteger(v[k]) && (v[k] as number) >= 1 && (v[k] as number) <= AUTH_RATE_LIMIT_MAX ? undefined : AuthConfigMessages.rateLimitRange]))}
+        validate={(v) => Object.fromEntries(RATE_LIMIT_KEYS.map((k) => [k, wholeNumberIn(v[k], 1, AUTH_RATE_LIMIT_MAX) ? undefined : AuthConfigMessages.rateLimitRange]))}
       >
         {({ values, set, errors, disabled }) =>
           RATE_LIMIT_KEYS.map((key) => (
-            <Row key={key} label={AUTH_RATE_LIMITS[key].label} hint={AUTH_RATE_LIMITS[key].per} error={errors[key]}>
-              {(id) => (
-                <input
-                  id={id}
-                  className="dash-input au-number"
-                  inputMode="numeric"
-                  value={Number.isNaN(values[key]) ? '' : String(values[key] ?? '')}
-                  onChange={(e) => set(key, e.target.value === '' ? Number.NaN : Number(e.target.value.replace(/\D/g, '')))}
-                  disabled={disabled}
-                />
-              )}
-            </Row>
+            <NumberRow key={key} label={AUTH_RATE_LIMITS[key].label} hint={AUTH_RATE_LIMITS[key].per} error={errors[key]} value={values[key]} onChange={(n) => set(key, n)} disabled={disabled} />
           ))
         }
       </SettingsCard>
@@ -105,7 +160,7 @@ export function TemplatesPage() {
   const [template, setTemplate] = useState<AuthEmailTemplate>('confirmation');
   const [subject, content] = [subjectKey(template), contentKey(template)];
   return (
-    <SettingsPage title="Email Templates" description="The emails your project's auth sends. Use {{ .ConfirmationURL }}, {{ .SiteURL }} and {{ .Email }} in them.">
+    <SettingsPage title="Email Templates" description="The emails your project's auth sends. Use {{ .ConfirmationURL }}, {{ .Token }}, {{ .TokenHash }}, {{ .SiteURL }}, {{ .RedirectTo }}, {{ .Email }}, {{ .NewEmail }} and {{ .Data }} in them.">
       <div className="au-tabs" role="tablist" aria-label="Templates">
         {AUTH_EMAIL_TEMPLATES.map((t) => (
           <button key={t} type="button" role="tab" aria-selected={t === template} className={`au-tab${t === template ? ' is-active' : ''}`} onClick={() => setTemplate(t)}>
@@ -248,30 +303,75 @@ function RedirectUrlsCard() {
   );
 }
 
+/** What each hook is asked, in a line. */
+const HOOK_HINTS: Record<AuthHook, string> = {
+  custom_access_token: 'Called before every access token is issued; the claims it returns go into the JWT.',
+  send_email: "Sends auth's emails itself, instead of the project's mailer.",
+  send_sms: 'Sends the SMS messages of phone sign-ins.',
+  mfa_verification_attempt: 'Called at each MFA code check; it may reject the attempt.',
+  password_verification_attempt: 'Called at each password sign-in; it may reject the attempt (after repeated failures, say).',
+};
+
+/** A Standard Webhooks signing secret: `v1,whsec_` and 32 random bytes in base64. */
+export function generateHookSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return `v1,whsec_${btoa(String.fromCharCode(...bytes))}`;
+}
+
 /** `/project/:ref/auth/hooks` (BETA): Postgres functions or HTTPS endpoints auth calls at set points. */
 export function HooksPage() {
   return (
     <SettingsPage title="Auth Hooks" badge="BETA" description="Run a Postgres function (pg-functions://postgres/{schema}/{function}) or call an HTTPS endpoint when auth reaches these points.">
-      {AUTH_HOOKS.map((hook) => {
-        const [enabled, uri] = [hookEnabledKey(hook), hookUriKey(hook)];
-        return (
-          <SettingsCard
-            key={hook}
-            title={AUTH_HOOK_LABELS[hook]}
-            keys={[enabled, uri]}
-            validate={(v) => ({ [uri]: hookUriProblem(String(v[uri] ?? '')) ?? (v[enabled] === true && !v[uri] ? AuthConfigMessages.hookUriRequired(AUTH_HOOK_LABELS[hook]) : undefined) })}
-          >
-            {({ values, set, errors, disabled }) => (
-              <>
-                <Toggle label="Enable hook" checked={values[enabled] === true} onChange={(on) => set(enabled, on)} disabled={disabled} />
-                <Row label="URI" error={errors[uri]}>
-                  {(id) => <input id={id} className="dash-input" placeholder="pg-functions://postgres/public/my_hook" value={String(values[uri] ?? '')} onChange={(e) => set(uri, e.target.value.trim())} disabled={disabled} />}
-                </Row>
-              </>
-            )}
-          </SettingsCard>
-        );
-      })}
+      {AUTH_HOOKS.map((hook) => (
+        <HookCard key={hook} hook={hook} />
+      ))}
     </SettingsPage>
+  );
+}
+
+function HookCard({ hook }: { hook: AuthHook }) {
+  const [enabled, uri, secrets] = [hookEnabledKey(hook), hookUriKey(hook), hookSecretsKey(hook)];
+  const keys = useMemo(() => [enabled, uri, secrets], [enabled, uri, secrets]);
+  const label = AUTH_HOOK_LABELS[hook];
+  const https = (v: Values) => String(v[uri] ?? '').startsWith('https://');
+  return (
+    <SettingsCard
+      title={label}
+      description={HOOK_HINTS[hook]}
+      keys={keys}
+      validate={(v) => ({
+        [uri]: hookUriProblem(String(v[uri] ?? '')) ?? (v[enabled] === true && !v[uri] ? AuthConfigMessages.hookUriRequired(label) : undefined),
+        [secrets]: !https(v)
+          ? undefined
+          : !v[secrets]
+            ? v[enabled] === true
+              ? AuthConfigMessages.hookSecretRequired(label)
+              : undefined
+            : new RegExp(AUTH_HOOK_SECRETS_PATTERN).test(String(v[secrets]))
+              ? undefined
+              : AuthConfigMessages.hookSecretsInvalid,
+      })}
+    >
+      {({ values, set, errors, disabled }) => (
+        <>
+          <Toggle label="Enable hook" checked={values[enabled] === true} onChange={(on) => set(enabled, on)} disabled={disabled} />
+          <Row label="URI" hint="A Postgres function, called in the request's transaction, or an HTTPS endpoint, sent a signed POST." error={errors[uri]}>
+            {(id) => <input id={id} className="dash-input" placeholder="pg-functions://postgres/public/my_hook" value={String(values[uri] ?? '')} onChange={(e) => set(uri, e.target.value.trim())} disabled={disabled} />}
+          </Row>
+          {https(values) && (
+            <Row label="Secret" hint="Signs each request as Standard Webhooks do (webhook-signature header); your endpoint checks it. Several secrets, separated by |, while you rotate." error={errors[secrets]}>
+              {(id) => (
+                <div className="au-secret">
+                  <input id={id} className="dash-input au-mono" placeholder="v1,whsec_..." value={String(values[secrets] ?? '')} onChange={(e) => set(secrets, e.target.value.trim())} disabled={disabled} autoComplete="off" spellCheck={false} />
+                  <Button size="sm" onClick={() => set(secrets, generateHookSecret())} disabled={disabled}>
+                    Generate secret
+                  </Button>
+                </div>
+              )}
+            </Row>
+          )}
+        </>
+      )}
+    </SettingsCard>
   );
 }

@@ -120,3 +120,31 @@ export function Row({ label, hint, error, children }: { label: string; hint?: st
     </div>
   );
 }
+
+/** A whole number's row; an emptied field holds NaN, so the card's check names it rather than saving 0. */
+export function NumberRow({ label, hint, error, value, onChange, disabled }: {
+  label: string;
+  hint?: string;
+  error?: string;
+  value: unknown;
+  onChange: (value: number) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <Row label={label} hint={hint} error={error}>
+      {(id) => (
+        <input
+          id={id}
+          className="dash-input au-number"
+          inputMode="numeric"
+          value={typeof value === 'number' && !Number.isNaN(value) ? String(value) : ''}
+          onChange={(e) => onChange(e.target.value === '' ? Number.NaN : Number(e.target.value.replace(/\D/g, '')))}
+          disabled={disabled}
+        />
+      )}
+    </Row>
+  );
+}
+
+/** Whether a field holds a whole number within [min, max]. */
+export const wholeNumberIn = (value: unknown, min: number, max: number): boolean => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;

@@ -1,8 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { errorMessage, useConfirm, useDebouncedValue, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
-import { Badge, Button, EmptyState, ErrorPanel, Modal, ModalActions, PageHeader, Spinner, TextField } from '@dash/shell-sdk/ui';
-import { AUTH_USERS_PAGE_SIZE, AuthUserMessages, authUserPasswordProblem, Permission, type AuthUser } from '@dash/contracts';
-import { useAuthUsersQuery, useBanAuthUserMutation, useCreateAuthUserMutation, useDeleteAuthUserMutation } from '../api/auth-users';
+import { Badge, Button, EmptyState, ErrorPanel, MenuButton, Modal, ModalActions, PageHeader, Spinner, TextField } from '@dash/shell-sdk/ui';
+import { AUTH_OAUTH_PROVIDER_LABELS, AUTH_USERS_PAGE_SIZE, AuthUserMessages, authUserPasswordProblem, Permission, type AuthUser } from '@dash/contracts';
+import {
+  useAuthUsersQuery,
+  useBanAuthUserMutation,
+  useCreateAuthUserMutation,
+  useDeleteAuthUserMutation,
+  useRevokeAuthUserSessionsMutation,
+  useSendAuthUserMagicLinkMutation,
+  useSendAuthUserRecoveryMutation,
+} from '../api/auth-users';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The ban the row action applies: a day, as the hosted dashboard's quickest choice. */
@@ -10,6 +18,11 @@ const BAN_HOURS = 24;
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 const isBanned = (user: AuthUser) => user.banned_until !== null && new Date(user.banned_until).getTime() > Date.now();
+const nameOf = (user: AuthUser) => user.email ?? user.id;
+
+const PROVIDER_LABELS: Record<string, string> = { email: 'Email', phone: 'Phone', anonymous: 'Anonymous', ...AUTH_OAUTH_PROVIDER_LABELS };
+/** How the user signs in, in words: "Email, GitHub"; an anonymous user has no provider. */
+export const providersOf = (user: AuthUser) => user.providers.map((p) => PROVIDER_LABELS[p] ?? p).join(', ') || '—';
 
 /** `/project/:ref/auth/users`: the project's `auth.users`, searched and paged, with add, ban and delete. */
 export function UsersPage() {
@@ -77,12 +90,15 @@ function UsersTable({ users, canWrite }: { users: AuthUser[]; canWrite: boolean 
   const confirm = useConfirm();
   const [ban] = useBanAuthUserMutation();
   const [remove] = useDeleteAuthUserMutation();
+  const [sendRecovery] = useSendAuthUserRecoveryMutation();
+  const [sendMagicLink] = useSendAuthUserMagicLinkMutation();
+  const [revoke] = useRevokeAuthUserSessionsMutation();
 
   const toggleBan = async (user: AuthUser) => {
     const banned = isBanned(user);
     try {
       await ban({ ref, id: user.id, hours: banned ? null : BAN_HOURS }).unwrap();
-      toast('success', (banned ? AuthUserMessages.unbanned : AuthUserMessages.banned)(user.email ?? user.id));
+      toast('success', (banned ? AuthUserMessages.unbanned : AuthUserMessages.banned)(nameOf(user)));
     } catch (e) {
       toast('error', AuthUserMessages.banFailed(errorMessage(e)));
     }
@@ -90,16 +106,39 @@ function UsersTable({ users, canWrite }: { users: AuthUser[]; canWrite: boolean 
   const onDelete = async (user: AuthUser) => {
     const ok = await confirm({
       title: 'Delete user',
-      message: `Delete ${user.email ?? user.id}? They can no longer sign in, and rows that reference them may be deleted with them. This cannot be undone.`,
+      message: `Delete ${nameOf(user)}? They can no longer sign in, and rows that reference them may be deleted with them. This cannot be undone.`,
       confirmLabel: 'Delete user',
       variant: 'danger',
     });
     if (!ok) return;
     try {
       await remove({ ref, id: user.id }).unwrap();
-      toast('success', AuthUserMessages.deleted(user.email ?? user.id));
+      toast('success', AuthUserMessages.deleted(nameOf(user)));
     } catch (e) {
       toast('error', AuthUserMessages.deleteFailed(errorMessage(e)));
+    }
+  };
+  const onSend = async (user: AuthUser, kind: 'recovery' | 'magiclink') => {
+    try {
+      const { email } = await (kind === 'recovery' ? sendRecovery : sendMagicLink)({ ref, id: user.id }).unwrap();
+      toast('success', (kind === 'recovery' ? AuthUserMessages.recoverySent : AuthUserMessages.magicLinkSent)(email));
+    } catch (e) {
+      toast('error', AuthUserMessages.sendFailed(errorMessage(e)));
+    }
+  };
+  const onRevoke = async (user: AuthUser) => {
+    const ok = await confirm({
+      title: 'Revoke sessions',
+      message: `Sign ${nameOf(user)} out of every device? Their refresh tokens stop working at once; access tokens they hold stay valid until they expire.`,
+      confirmLabel: 'Revoke sessions',
+      variant: 'danger',
+    });
+    if (!ok) return;
+    try {
+      const { revoked } = await revoke({ ref, id: user.id }).unwrap();
+      toast('success', AuthUserMessages.sessionsRevoked(nameOf(user), revoked));
+    } catch (e) {
+      toast('error', AuthUserMessages.revokeFailed(errorMessage(e)));
     }
   };
 
@@ -110,35 +149,83 @@ function UsersTable({ users, canWrite }: { users: AuthUser[]; canWrite: boolean 
           <tr>
             <th>Email</th>
             <th>User ID</th>
+            <th>Providers</th>
             <th>Created</th>
             <th>Last sign in</th>
             <th>Status</th>
+            <th>MFA</th>
             <th aria-label="Actions" />
           </tr>
         </thead>
         <tbody>
-          {users.map((user) => (
-            <tr key={user.id} data-testid="auth-user-row">
-              <td>{user.email ?? (user.is_anonymous ? 'Anonymous' : '—')}</td>
-              <td className="au-mono">{user.id}</td>
-              <td>{when(user.created_at)}</td>
-              <td>{when(user.last_sign_in_at)}</td>
-              <td>
-                {isBanned(user) ? <Badge tone="danger">Banned</Badge> : user.email_confirmed_at ? <Badge tone="success">Confirmed</Badge> : <Badge tone="warning">Waiting for verification</Badge>}
-              </td>
-              <td className="au-actions">
-                <Button size="sm" onClick={() => toggleBan(user)} disabled={!canWrite} aria-label={`${isBanned(user) ? 'Unban' : 'Ban'} ${user.email ?? user.id}`}>
-                  {isBanned(user) ? 'Unban' : 'Ban 24h'}
-                </Button>
-                <Button size="sm" variant="danger" onClick={() => onDelete(user)} disabled={!canWrite} aria-label={`Delete ${user.email ?? user.id}`}>
-                  Delete
-                </Button>
-              </td>
-            </tr>
-          ))}
+          {users.map((user) => {
+            const mailReason = !canWrite ? AuthUserMessages.needPermissions : user.email ? undefined : AuthUserMessages.noEmail;
+            return (
+              <tr key={user.id} data-testid="auth-user-row">
+                <td>
+                  <span className="au-email">
+                    {user.email ?? '—'}
+                    {user.is_anonymous && <Badge tone="brand">Anonymous</Badge>}
+                  </span>
+                </td>
+                <td className="au-mono">{user.id}</td>
+                <td>{providersOf(user)}</td>
+                <td>{when(user.created_at)}</td>
+                <td>{user.last_sign_in_at ? when(user.last_sign_in_at) : 'Never'}</td>
+                <td>
+                  <UserStatus user={user} />
+                </td>
+                <td>{user.factors === 0 ? '—' : user.factors === 1 ? '1 factor' : `${user.factors} factors`}</td>
+                <td className="au-actions">
+                  <Button size="sm" onClick={() => toggleBan(user)} disabled={!canWrite} aria-label={`${isBanned(user) ? 'Unban' : 'Ban'} ${nameOf(user)}`}>
+                    {isBanned(user) ? 'Unban' : 'Ban 24h'}
+                  </Button>
+                  <Button size="sm" variant="danger" onClick={() => onDelete(user)} disabled={!canWrite} aria-label={`Delete ${nameOf(user)}`}>
+                    Delete
+                  </Button>
+                  <MenuButton
+                    label={`More actions for ${nameOf(user)}`}
+                    items={[
+                      { label: 'Send password recovery', onSelect: () => onSend(user, 'recovery'), disabledReason: mailReason, disabled: mailReason !== undefined },
+                      { label: 'Send magic link', onSelect: () => onSend(user, 'magiclink'), disabledReason: mailReason, disabled: mailReason !== undefined },
+                      {
+                        label: 'Revoke sessions',
+                        onSelect: () => onRevoke(user),
+                        danger: true,
+                        disabledReason: canWrite ? undefined : AuthUserMessages.needPermissions,
+                        disabled: !canWrite,
+                      },
+                    ]}
+                  />
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Banned, confirmed (and when), or still waiting for the confirmation link (and since when it was sent). */
+function UserStatus({ user }: { user: AuthUser }) {
+  if (isBanned(user)) return <Badge tone="danger">Banned</Badge>;
+  if (user.email_confirmed_at) {
+    return (
+      <span className="au-status">
+        <Badge tone="success">Confirmed</Badge>
+        <span className="au-status__when" title="Confirmed at">
+          {when(user.email_confirmed_at)}
+        </span>
+      </span>
+    );
+  }
+  if (user.is_anonymous || !user.email) return <span className="au-status__when">—</span>;
+  return (
+    <span className="au-status">
+      <Badge tone="warning">Waiting for verification</Badge>
+      {user.confirmation_sent_at && <span className="au-status__when">Link sent {when(user.confirmation_sent_at)}</span>}
+    </span>
   );
 }
 
