@@ -92,7 +92,8 @@ const EmptyObject = Type.Object({});
 const Body = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: true });
 const Str = Type.String({ maxLength: 4096 });
 const Metadata = Type.Record(Type.String(), Type.Unknown(), { maxProperties: 256 });
-const Pkce = { code_challenge: Type.Optional(Str), code_challenge_method: Type.Optional(Str) };
+// auth-js sends both as null outside the PKCE flow, as GoTrue accepts.
+const Pkce = { code_challenge: Type.Optional(Nullable(Str)), code_challenge_method: Type.Optional(Nullable(Str)) };
 
 export const SignupBody = Body({ email: Type.Optional(Str), phone: Type.Optional(Str), password: Type.Optional(Str), data: Type.Optional(Metadata), channel: Type.Optional(Str), ...Pkce });
 export const TokenBody = Body({
@@ -198,7 +199,7 @@ export const authApiRoutes = {
   adminDeleteUser: route('DELETE', '/admin/users/:id', { params: AdminUserParams, body: AdminDeleteBody, response: AuthApiUser }),
   adminListFactors: route('GET', '/admin/users/:id/factors', { params: AdminUserParams, response: Type.Array(AuthApiFactor) }),
   adminDeleteFactor: route('DELETE', '/admin/users/:id/factors/:factor', { params: AdminFactorParams, response: AuthApiFactor }),
-  adminGenerateLink: route('POST', '/admin/generate_link', { body: GenerateLinkBody, response: GeneratedLink }),
+  adminGenerateLink: route('POST', '/admin/generate_link', { querystring: RedirectQuery, body: GenerateLinkBody, response: GeneratedLink }),
   invite: route('POST', '/invite', { querystring: RedirectQuery, body: InviteBody, response: AuthApiUser }),
 };
 

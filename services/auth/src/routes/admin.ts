@@ -150,11 +150,12 @@ const LINK_TYPES: Record<string, { token: OneTimeTokenType; kind: keyof typeof M
 };
 
 /** `POST /admin/generate_link`: the link and code a mail would carry, without sending it (the app sends its own). */
-async function generateLink({ ctx, req, request, body }: HandlerArgs) {
+async function generateLink({ ctx, req, request, body, query }: HandlerArgs) {
   const spec = LINK_TYPES[String(body.type)];
   if (!spec) throw new AuthError(400, 'validation_failed', `Invalid link type: use one of ${Object.keys(LINK_TYPES).join(', ')}`);
   const email = normalizedEmail(typeof body.email === 'string' ? body.email : undefined);
-  const redirectTo = redirectOf(req, body.redirect_to);
+  // auth-js sends `redirectTo` in the query, as GoTrue reads it; a body `redirect_to` wins, as in GoTrue.
+  const redirectTo = redirectOf(req, typeof body.redirect_to === 'string' ? body.redirect_to : query.redirect_to);
   return inTransaction(req.pool, async (db) => {
     await db.query('select pg_advisory_xact_lock(hashtext($1))', [`auth-signup:${email}`]);
     let user = await userByEmail(db, email);

@@ -19,6 +19,14 @@ export async function authApiRoutes(app: FastifyInstance, { ctx }: { ctx: AuthSe
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
+  // auth-js labels every request JSON, also the bodiless POST /logout and DELETEs of factors and identities;
+  // GoTrue reads an empty body as none. Anything else goes through Fastify's own (safe) JSON parser.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return json(request, body as string, done);
+  });
   app.setErrorHandler((error: Error & { validation?: unknown; code?: string; statusCode?: number }, request, reply) => {
     if (error instanceof AuthError) return sendAuthError(request, reply, error);
     if (error.validation) return sendAuthError(request, reply, new AuthError(400, 'validation_failed', error.message));
