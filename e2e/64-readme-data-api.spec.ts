@@ -13,7 +13,7 @@ import { E2E_PORT, REF, ROOT, runSql, signIn } from './stack';
  */
 
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const section = README.slice(README.indexOf("### Use a project's data API"), README.indexOf('## Architecture'));
+const section = README.slice(README.indexOf("### Use a project's data API"), README.indexOf('### Sign up a user'));
 const block = (language: string) => {
   const match = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(section);
   if (!match) throw new Error(`The README's data API quick start has no ${language} block`);
