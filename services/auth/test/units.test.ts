@@ -4,6 +4,7 @@ import { base32Decode, base32Encode, totpCode, totpMatches, totpUri } from '../s
 import { pkceMatches, tokenHash } from '../src/tokens/otp';
 import { RateLimiter } from '../src/server/rate-limit';
 import { banDurationMs } from '../src/routes/admin';
+import { webhookSignature } from '../src/tokens/hooks';
 import { createHash } from 'node:crypto';
 
 describe('redirect allow list', () => {
@@ -93,5 +94,14 @@ describe('codes, PKCE, limits, durations', () => {
     expect(banDurationMs('1h30m')).toBe(5_400_000);
     expect(banDurationMs('none')).toBeNull();
     expect(() => banDurationMs('tomorrow')).toThrow('invalid format for ban duration');
+  });
+});
+
+describe('HTTPS hooks', () => {
+  it('sign requests as Standard Webhooks do (the specification example), once per secret', () => {
+    const secret = 'v1,whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const signature = webhookSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
+    expect(signature).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(webhookSignature(`${secret}|${secret}`, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}').split(' ')).toEqual([signature, signature]);
   });
 });
