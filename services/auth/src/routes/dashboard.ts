@@ -41,7 +41,7 @@ async function sendLink(ctx: AuthServiceContext, request: FastifyRequest, req: A
   return inTransaction(req.pool, async (db) => {
     const user = await userOr404(db, id);
     if (!user.email) throw badRequest(AuthUserMessages.noEmail);
-    checkResendInterval(user.recovery_sent_at);
+    await checkResendInterval(ctx, req, user.recovery_sent_at);
     const { otp, hash } = await issueOneTimeToken(db, user.id, 'recovery_token', user.email);
     await updateUser(db, user.id, { recovery_sent_at: NOW });
     await ctx.events.audit(db, request, req.ip, 'user_recovery_requested', { id: user.id, email: user.email }, { by: 'dashboard', ...(kind === 'magiclink' ? { channel: 'email' } : {}) });
