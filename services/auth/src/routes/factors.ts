@@ -53,7 +53,8 @@ async function enroll({ ctx, req, request, body }: HandlerArgs) {
     await db.query("insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, secret) values ($1, $2, $3, 'totp', 'unverified', $4)", [id, user.id, friendlyName, secret]);
     await ctx.events.audit(db, request, req.ip, 'factor_in_progress', { id: user.id, email: user.email }, { factor_id: id, factor_type: 'totp' });
     const svg = await QRCode.toString(uri, { type: 'svg', margin: 1 });
-    return { id, type: 'totp' as const, friendly_name: friendlyName, totp: { qr_code: `data:image/svg+xml;utf-8,${svg}`, secret, uri } };
+    // The SVG itself, as GoTrue answers: auth-js makes it a data: URL.
+    return { id, type: 'totp' as const, friendly_name: friendlyName, totp: { qr_code: svg, secret, uri } };
   });
 }
 
