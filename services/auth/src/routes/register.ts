@@ -31,6 +31,14 @@ export function registerAuthRoute(app: FastifyInstance, ctx: AuthServiceContext,
     method: def.method,
     url: def.url,
     schema: { ...(def.params ? { params: def.params } : {}), ...(def.querystring ? { querystring: def.querystring } : {}), ...(def.body ? { body: def.body } : {}) },
+    // GoTrue reads a DELETE's body only when there is one (`curl -X DELETE` sends none): no body is `{}`.
+    ...(def.method === 'DELETE' && def.body
+      ? {
+          preValidation: async (request: FastifyRequest) => {
+            if (request.body === undefined) request.body = {};
+          },
+        }
+      : {}),
     handler: async (request, reply) => {
       const params = request.params as Record<string, string>;
       const req = await authRequest(ctx, request, params.ref!, options.keyless);
