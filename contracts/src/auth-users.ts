@@ -176,7 +176,7 @@ export const authUsersRoutes = {
   }),
   /**
    * Mails the user a password recovery link (the project's Reset Password template, to the site URL), as
-   * the auth API's `/recover` does: the same one-minute gap between two such mails (429), the project's
+   * the auth API's `/recover` does: the same minimum gap between two such mails (429), the project's
    * email rate limit.
    */
   sendAuthUserRecovery: defineRoute({

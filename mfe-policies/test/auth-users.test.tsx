@@ -61,18 +61,18 @@ it('shows providers, last sign-in, the confirmation state, the anonymous badge a
   mockFetch(answers('read_only'));
   renderArea(PoliciesRoutes, { mount, url });
   const table = await screen.findByRole('table', { name: 'Users' });
-  expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'User ID', 'Providers', 'Created', 'Last sign in', 'Status', 'MFA', '']);
+  expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['User', 'Providers', 'Created', 'Last sign in', 'Status', 'MFA', '']);
 
-  const [email, , providers, , lastSignIn, status, mfa] = cells(await rowOf('new@example.com'));
-  expect([email, providers, lastSignIn, mfa]).toEqual(['new@example.com', 'Email', 'Never', '—']);
+  const [user, providers, , lastSignIn, status, mfa] = cells(await rowOf('new@example.com'));
+  expect([user, providers, lastSignIn, mfa]).toEqual([`new@example.com${waiting.id}`, 'Email', 'Never', '—']);
   expect(status).toBe(`Waiting for verificationLink sent ${new Date(waiting.confirmation_sent_at!).toLocaleString()}`);
 
   const ada = cells(await rowOf('ada@example.com'));
-  expect([ada[2], ada[4], ada[5], ada[6]]).toEqual(['Email, GitHub', new Date(confirmed.last_sign_in_at!).toLocaleString(), `Confirmed${new Date(confirmed.email_confirmed_at!).toLocaleString()}`, '2 factors']);
+  expect([ada[1], ada[3], ada[4], ada[5]]).toEqual(['Email, GitHub', new Date(confirmed.last_sign_in_at!).toLocaleString(), `Confirmed${new Date(confirmed.email_confirmed_at!).toLocaleString()}`, '2 factors']);
 
   const anon = await rowOf(anonymous.id);
   expect(within(anon).getByText('Anonymous')).toBeTruthy();
-  expect(cells(anon)[2]).toBe('—');
+  expect(cells(anon)[1]).toBe('—');
 });
 
 it('sends a recovery and a magic link from the row menu, each with a toast; an error is a toast too', async () => {

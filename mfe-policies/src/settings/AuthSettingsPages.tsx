@@ -82,7 +82,7 @@ export function ProvidersPage() {
             />
             <Toggle
               label="Require reauthentication to change password"
-              hint="A signed-in user enters a code mailed to them (Reauthentication template) before setting a new password, unless they signed in within the last few minutes."
+              hint="A signed-in user enters a code mailed to them (Reauthentication template) before setting a new password, unless they signed in within the last 24 hours."
               checked={values.security_update_password_require_reauthentication === true}
               onChange={(on) => set('security_update_password_require_reauthentication', on)}
               disabled={disabled}

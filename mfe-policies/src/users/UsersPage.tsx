@@ -147,8 +147,7 @@ function UsersTable({ users, canWrite }: { users: AuthUser[]; canWrite: boolean 
       <table className="dash-table" aria-label="Users">
         <thead>
           <tr>
-            <th>Email</th>
-            <th>User ID</th>
+            <th>User</th>
             <th>Providers</th>
             <th>Created</th>
             <th>Last sign in</th>
@@ -167,11 +166,13 @@ function UsersTable({ users, canWrite }: { users: AuthUser[]; canWrite: boolean 
                     {user.email ?? '—'}
                     {user.is_anonymous && <Badge tone="brand">Anonymous</Badge>}
                   </span>
+                  <span className="au-mono au-user-id" title="User ID">
+                    {user.id}
+                  </span>
                 </td>
-                <td className="au-mono">{user.id}</td>
                 <td>{providersOf(user)}</td>
-                <td>{when(user.created_at)}</td>
-                <td>{user.last_sign_in_at ? when(user.last_sign_in_at) : 'Never'}</td>
+                <td className="au-when">{when(user.created_at)}</td>
+                <td className="au-when">{user.last_sign_in_at ? when(user.last_sign_in_at) : 'Never'}</td>
                 <td>
                   <UserStatus user={user} />
                 </td>

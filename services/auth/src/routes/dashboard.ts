@@ -35,7 +35,7 @@ async function userOr404(db: Queryable, id: string): Promise<UserRow> {
 /**
  * A recovery or magic link to the user's address, to the site URL: a fresh recovery token (what GoTrue's
  * `/recover` and `/magiclink` both issue for a confirmed user; following a magic link also confirms an
- * unconfirmed address), at most one a minute.
+ * unconfirmed address), no sooner after the last one than the project allows (its SMTP minimum interval).
  */
 async function sendLink(ctx: AuthServiceContext, request: FastifyRequest, req: AuthRequest, id: string, kind: 'recovery' | 'magiclink'): Promise<{ email: string }> {
   return inTransaction(req.pool, async (db) => {
