@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { errorMessage, useConfirm, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Button, EmptyState, ErrorPanel, PageHeader, Spinner } from '@dash/shell-sdk/ui';
+import { Pager } from '../components/Pager';
 import { MAIL_PAGE_SIZE, MailMessages, Permission, type MailSummary } from '@dash/contracts';
 import { useDeleteAllEmailsMutation, useProjectEmailQuery, useProjectEmailsQuery } from '../api/mail';
 import './emails.css';
@@ -76,19 +77,7 @@ export function EmailsPage() {
         }
       />
       {body}
-      {data && data.total > MAIL_PAGE_SIZE && (
-        <div className="em-pager">
-          <Button size="sm" onClick={() => setPage(page - 1)} disabled={page === 0}>
-            Previous
-          </Button>
-          <span>
-            Page {page + 1} of {pages}
-          </span>
-          <Button size="sm" onClick={() => setPage(page + 1)} disabled={page + 1 >= pages}>
-            Next
-          </Button>
-        </div>
-      )}
+      <Pager page={page} pages={pages} onPage={setPage} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { errorMessage, useConfirm, useDebouncedValue, usePermission, useProjectRef, useToast } from '@dash/shell-sdk';
 import { Badge, Button, EmptyState, ErrorPanel, MenuButton, Modal, ModalActions, PageHeader, Spinner, TextField } from '@dash/shell-sdk/ui';
+import { Pager } from '../components/Pager';
 import { AUTH_OAUTH_PROVIDER_LABELS, AUTH_USERS_PAGE_SIZE, AuthUserMessages, authUserPasswordProblem, Permission, type AuthUser } from '@dash/contracts';
 import {
   useAuthUsersQuery,
@@ -66,19 +67,7 @@ export function UsersPage() {
         {data && <span className="au-toolbar__count">{data.total === 1 ? '1 user' : `${data.total} users`}</span>}
       </div>
       {body}
-      {data && data.total > AUTH_USERS_PAGE_SIZE && (
-        <div className="au-pager">
-          <Button size="sm" onClick={() => setPage(page - 1)} disabled={page === 0}>
-            Previous
-          </Button>
-          <span>
-            Page {page + 1} of {pages}
-          </span>
-          <Button size="sm" onClick={() => setPage(page + 1)} disabled={page + 1 >= pages}>
-            Next
-          </Button>
-        </div>
-      )}
+      <Pager page={page} pages={pages} onPage={setPage} />
       {adding && <AddUserDialog onClose={() => setAdding(false)} />}
     </div>
   );
