@@ -29,6 +29,7 @@ import { HttpError, statusText } from './errors';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, databaseUnavailable, isConnectionFailure } from './connection-errors';
 import { verifyForwardedClient, verifyIdentity } from './identity';
 import type { JwtClaims } from './jwt';
+import { redactedUrl } from './log-redaction';
 
 /** The caller of a `project_key` route, as the service's verifier found it in the request's token. */
 export interface ProjectKeyCaller {
@@ -89,7 +90,8 @@ export type FeatureFlagResolver = (ref: string) => Promise<FeatureFlags>;
  */
 export function createServiceApp(options: ServiceOptions): ServiceApp {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Request logs keep the path and the query without credentials (a mailed link's token, a key in `?apikey=`).
+    logger: options.logger === true ? { serializers: { req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({ method: req.method, url: redactedUrl(req.url), host: req.hostname, remoteAddress: req.ip }) } } : (options.logger ?? false),
     bodyLimit: options.bodyLimit ?? 2 * 1024 * 1024,
     routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
     clientErrorHandler,
@@ -205,15 +207,16 @@ export const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
 /**
  * A body over the limit gets a 413 only once the rest of it has been read. Answering early and closing
  * the connection under a client (the gateway) still sending makes it fail with EPIPE and lose the answer.
+ * `send` writes the 413 (a service with its own error dialect, as auth's GoTrue bodies, passes its own).
  */
-function refuseLargeBody(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function refuseLargeBody(request: FastifyRequest, reply: FastifyReply, send: () => unknown = () => sendError(reply, 413, ServiceMessages.bodyTooLarge)): FastifyReply {
   const raw = request.raw;
   let drained = 0;
   let answered = false;
   const answer = () => {
     if (answered) return;
     answered = true;
-    void sendError(reply, 413, ServiceMessages.bodyTooLarge);
+    void send();
   };
   raw.on('data', (chunk: Buffer) => {
     drained += chunk.length;

@@ -15,3 +15,4 @@ export * from './service-calls';
 export * from './log-shipper';
 export * from './static-files';
 export * from './mailer';
+export * from './log-redaction';

@@ -1,17 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LogEventInput, LogMetadata } from '@dash/contracts';
-import type { LogShipper, ServiceApp } from '@dash/service-kit';
+import { redactSecretParameters, type LogShipper, type ServiceApp } from '@dash/service-kit';
 
 const MAX_TEXT = 2000;
-/** Query parameters that carry a credential: never written to a log. */
-const SECRET_PARAMETERS = new Set(['apikey', 'access_token', 'token']);
-
 /** The query string of a request as logged: credentials replaced, kept short. */
 export function loggedQuery(rawUrl: string): string | null {
   const at = rawUrl.indexOf('?');
   if (at === -1) return null;
-  const parameters = new URLSearchParams(rawUrl.slice(at + 1));
-  for (const name of [...parameters.keys()]) if (SECRET_PARAMETERS.has(name.toLowerCase())) parameters.set(name, 'redacted');
+  const parameters = redactSecretParameters(new URLSearchParams(rawUrl.slice(at + 1)));
   return decodeURIComponent(parameters.toString().replace(/\+/g, '%20')).slice(0, MAX_TEXT) || null;
 }
 
