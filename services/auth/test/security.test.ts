@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import http from 'node:http';
 import { signJwt } from '@dash/service-kit';
 import { anonKey, JWT_SECRET, serviceKey, SITE_URL, startAuth, type AuthHarness } from './helpers';
 
@@ -309,5 +310,32 @@ describe('hooks that fail', () => {
   it('an HTTPS hook that cannot be reached is a 422 hook_timeout', async () => {
     auth.setHosted({ hook_password_verification_attempt_enabled: true, hook_password_verification_attempt_uri: 'https://127.0.0.1:1/hook' });
     expect(await signIn()).toMatchObject({ status: 422, json: { code: 'hook_timeout' } });
+  });
+});
+
+describe('bodies over the limit', () => {
+  it('answers 413 in GoTrue shape only once the body is read, so a proxy still sending it is not cut off (EPIPE, a 502 at the gateway)', async () => {
+    const address = await auth.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const chunk = Buffer.from(`{"email": "big@example.com", "data": {"blob": "${'x'.repeat(300 * 1024)}`);
+    const result = await new Promise<{ status: number; body: string; answeredAfterEnd: boolean }>((resolve, reject) => {
+      let ended = false;
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/authtest/v1/signup', headers: { apikey: anonKey, 'content-type': 'application/json', 'content-length': chunk.length + 3 } }, (res) => {
+        const answeredAfterEnd = ended;
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body, answeredAfterEnd }));
+      });
+      req.on('error', reject);
+      req.write(chunk);
+      // The rest comes later, as from a slow client behind the gateway.
+      setTimeout(() => {
+        ended = true;
+        req.end('"}}');
+      }, 300);
+    });
+    expect(result.status).toBe(413);
+    expect(JSON.parse(result.body)).toEqual({ code: 413, error_code: 'request_too_large', msg: 'The request body is too large' });
+    expect(result.answeredAfterEnd).toBe(true);
   });
 });
