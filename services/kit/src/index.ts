@@ -16,3 +16,5 @@ export * from './log-shipper';
 export * from './static-files';
 export * from './mailer';
 export * from './log-redaction';
+export * from './pg-errors';
+export * from './transaction';
