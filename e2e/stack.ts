@@ -89,7 +89,7 @@ export async function createUser(email: string, name: string, role: 'owner' | 'a
 }
 
 /** A connection to `database` on the stack's Postgres as its superuser (the caller ends it). */
-async function superuserClient(database: string): Promise<pg.Client> {
+export async function superuserClient(database: string): Promise<pg.Client> {
   const secrets = JSON.parse(readFileSync(path.join(ROOT, E2E_DATA_DIR, 'secrets.json'), 'utf8')) as { postgresPassword: string };
   const port = readFileSync(path.join(ROOT, E2E_DATA_DIR, 'postgres.port'), 'utf8').trim();
   const client = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', password: secrets.postgresPassword, database });
