@@ -24,6 +24,9 @@ export const StorageApiMessages = {
   tooLarge: 'The object exceeded the maximum allowed size',
   mimeNotAllowed: (mimeType: string) => `mime type ${mimeType} is not supported`,
   rowLevelSecurity: 'new row violates row-level security policy',
+  /** A path of a sign-many call that does not exist or that the caller's role cannot see (the two are not told apart). */
+  signUnavailable: 'Either the object does not exist or you do not have access to it',
+  routeNotFound: (method: string, path: string) => `Route ${method}:${path} not found`,
   missingKey: 'No API key found in request: send it as "Authorization: Bearer <key>" or as the "apikey" header',
   roleNotAllowed: (role: string) => `The role "${role}" of this token cannot use the storage API`,
   uploadCutOff: 'The upload ended before the whole file arrived',

@@ -6,7 +6,8 @@ import { HttpError } from '@dash/service-kit';
  * Refusals as Supabase Storage words them, for the storage API (what storage-js and apps read):
  * `{ statusCode: '<status as text>', code, error, message }`, carried by HTTP 400 whatever the status
  * in the body (a 404, 409, 413 or 415 included), except server failures (5xx as they are) and the few
- * that Supabase Storage sends with their own status (a role the API refuses, 403; a bad range, 416).
+ * that Supabase Storage sends with their own status (a role the API refuses, 403; a bad range, 416;
+ * a route that does not exist, 404).
  * The dashboard's routes keep the platform's own error replies: a `StorageError` is an `HttpError`
  * there, with its status and its dashboard message.
  */
@@ -57,6 +58,16 @@ export const alreadyExists = (dashboardMessage: string = StorageApiMessages.alre
 /** A refused token or a refused write (row-level security): `httpStatus` 403 for a role the API does not serve. */
 export const accessDenied = (message: string, httpStatus?: number) =>
   new StorageError(403, message, { code: 'AccessDenied', error: 'Unauthorized', ...(httpStatus ? { httpStatus } : {}) });
+/**
+ * Postgres's refusal of a write (42501): row-level security or a missing privilege. The dashboard gets
+ * Postgres's words; the API Supabase Storage's, which drop the table name from a row-level security refusal.
+ */
+export const writeRefused = (postgresMessage: string) =>
+  new StorageError(403, postgresMessage, {
+    code: 'AccessDenied',
+    error: 'Unauthorized',
+    message: postgresMessage.includes('row-level security') ? StorageApiMessages.rowLevelSecurity : postgresMessage,
+  });
 export const invalidJwt = (message: string) => new StorageError(400, message, { code: 'InvalidJWT' });
 export const invalidSignature = (message: string) => new StorageError(400, message, { code: 'InvalidSignature' });
 /** An object name the service refuses: the dashboard gets the reason, the API Supabase's words. */
@@ -98,6 +109,28 @@ export function apiErrorReply(status: number, message: string, error: unknown): 
     httpStatus: wording.httpStatus ?? (status >= 500 ? status : 400),
     body: { statusCode: String(named), code: wording.code, error: wording.error ?? wording.code, message: wording.message ?? message },
   };
+}
+
+/** The storage API's prefix in this service (`/<ref>/v1`), which the gateway maps `/p/<ref>/storage/v1` onto. */
+const API_PREFIX = '/:ref/v1';
+
+/**
+ * A route under the storage API that does not exist answers as Supabase Storage's does: 404 (not carried
+ * by 400), `InvalidRequest`, naming the method and the path as the app addressed it below the API's root.
+ * The dashboard's routes keep the platform's 404.
+ */
+export function registerApiNotFound(app: FastifyInstance): void {
+  app.register(
+    async (api) => {
+      api.setNotFoundHandler((request, reply) => {
+        const url = request.raw.url ?? request.url;
+        const below = url.replace(/^\/[^/?]*\/v1(?=[/?]|$)/, '') || '/';
+        const body: ApiErrorReply = { statusCode: '404', code: 'InvalidRequest', error: 'Not Found', message: StorageApiMessages.routeNotFound(request.method, below) };
+        return reply.status(404).type('application/json').send(body);
+      });
+    },
+    { prefix: API_PREFIX },
+  );
 }
 
 const failures = new WeakMap<FastifyReply, unknown>();

@@ -1,5 +1,5 @@
 import { createServiceApp, type ServiceOptions, ProjectPools, type AuditRecorder, type ConnectionResolver, type LogShipper, type ServiceApp } from '@dash/service-kit';
-import { registerApiErrorReplies } from './api-errors';
+import { registerApiErrorReplies, registerApiNotFound } from './api-errors';
 import { projectKeyVerifier } from './api-keys';
 import { bucketSchemaErrorMessage } from './bucket-rules';
 import { registerReplyStatus } from './objects/download';
@@ -84,6 +84,7 @@ export function buildApp(options: StorageOptions): ServiceApp {
     api.register(apiObjectRoutes, { ctx });
     api.register(apiBucketRoutes, { ctx });
   });
+  registerApiNotFound(app);
   app.addHook('onClose', async () => {
     if (owned) await ctx.pools.closeAll();
     await ctx.backend.close();

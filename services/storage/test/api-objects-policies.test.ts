@@ -110,7 +110,7 @@ describe('authenticated users', () => {
     expect((await userB.from('home').exists(`${USER_A}/a.txt`)).data).toBe(false);
     expect(status((await userB.from('home').createSignedUrl(`${USER_A}/a.txt`, 60)).error)).toBe(404);
     const many = await userB.from('home').createSignedUrls([`${USER_A}/a.txt`, `${USER_B}/b.txt`], 60);
-    expect(many.data?.map((entry) => entry.error)).toEqual([StorageApiMessages.objectNotFound, null]);
+    expect(many.data?.map((entry) => entry.error)).toEqual([StorageApiMessages.signUnavailable, null]);
     expect(status((await userA.from('home').download('public/welcome.txt')).error)).toBe(404);
   });
 

@@ -399,7 +399,7 @@ describe('signed and public URLs', () => {
     const { data, error } = await docs().createSignedUrls(['private/été.txt', 'private/none.txt'], 60);
     expect(error).toBeNull();
     expect(data![0]).toMatchObject({ path: 'private/été.txt', error: null });
-    expect(data![1]).toEqual({ path: 'private/none.txt', error: StorageApiMessages.objectNotFound, signedURL: null, signedUrl: null });
+    expect(data![1]).toEqual({ path: 'private/none.txt', error: StorageApiMessages.signUnavailable, signedURL: null, signedUrl: null });
     expect(await (await fetch(data![0]!.signedUrl!)).text()).toBe('unicode');
   });
 

@@ -127,6 +127,15 @@ describe('storage-js with the service role key', () => {
 });
 
 describe('storage-js with the anon key (row-level security decides)', () => {
+  it('passes a missing privilege on in Postgres words', async () => {
+    await p.sql('revoke insert on storage.buckets from anon');
+    try {
+      expect(failure((await anon().createBucket('unprivileged')).error)).toEqual({ status: 400, statusCode: '403', message: 'permission denied for table buckets' });
+    } finally {
+      await p.sql('grant insert on storage.buckets to anon');
+    }
+  });
+
   it('cannot see or create buckets without a policy', async () => {
     ok(await service().createBucket('hidden'), storageApiBucketRoutes.createBucket.response);
     expect(ok(await anon().listBuckets(), storageApiBucketRoutes.listBuckets.response)).toEqual([]);
@@ -134,7 +143,8 @@ describe('storage-js with the anon key (row-level security decides)', () => {
 
     const refused = failure((await anon().createBucket('mine')).error);
     expect(refused).toMatchObject({ status: 400, statusCode: '403' });
-    expect(refused.message).toMatch(/row-level security/);
+    // Supabase Storage's words, without Postgres's `for table "buckets"`.
+    expect(refused.message).toBe(StorageApiMessages.rowLevelSecurity);
     expect((await p.sql(`select count(*)::int as n from storage.buckets where id = 'mine'`)).rows[0].n).toBe(0);
 
     expect(failure((await anon().updateBucket('hidden', { public: true })).error)).toEqual({ status: 400, statusCode: '404', message: StorageApiMessages.bucketNotFound });

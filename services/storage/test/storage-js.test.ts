@@ -96,6 +96,39 @@ describe('refusals in Supabase Storage shape', () => {
     expect((await storage.deleteBucket('full')).error).toBeNull();
   });
 
+  it('refuses a bucket that row-level security keeps out: 403, AccessDenied, without the table name', async () => {
+    // No policy on storage.buckets lets the anon role insert.
+    const refused = await clientFor(base, p.keys.anon).createBucket('by-anon');
+    expect(refusal(refused.error)).toEqual({ status: 400, statusCode: '403', code: 'AccessDenied', message: 'new row violates row-level security policy' });
+    const raw = await fetch(`${base}/bucket`, { method: 'POST', headers: { authorization: `Bearer ${p.keys.anon}`, 'content-type': 'application/json' }, body: '{"name":"by-anon"}' });
+    expect(await bodyOf(raw)).toEqual({ status: 400, body: { statusCode: '403', code: 'AccessDenied', error: 'Unauthorized', message: 'new row violates row-level security policy' } });
+    expect((await p.sql(`select count(*)::int as n from storage.buckets where id = 'by-anon'`)).rows[0].n).toBe(0);
+  });
+
+  it('signs many paths, naming per path one that does not exist or that the caller cannot see', async () => {
+    expect((await storage.from('files').upload('signable.txt', Buffer.from('signable'))).error).toBeNull();
+    const unavailable = 'Either the object does not exist or you do not have access to it';
+    const { data, error } = await storage.from('files').createSignedUrls(['signable.txt', 'missing.txt'], 60);
+    expect(error).toBeNull();
+    expect(data![0]).toMatchObject({ path: 'signable.txt', error: null, signedUrl: expect.stringContaining('/object/sign/files/signable.txt?token=') });
+    expect(data![1]).toEqual({ path: 'missing.txt', error: unavailable, signedURL: null, signedUrl: null });
+    // The anon role sees no object (no policy on storage.objects): the same words, nothing signed.
+    const hidden = await clientFor(base, p.keys.anon).from('files').createSignedUrls(['signable.txt'], 60);
+    expect(hidden.data).toEqual([{ path: 'signable.txt', error: unavailable, signedURL: null, signedUrl: null }]);
+  });
+
+  it('answers a route that does not exist: 404, InvalidRequest, naming the method and the path', async () => {
+    const notFound = (method: string, path: string) => ({ status: 404, body: { statusCode: '404', code: 'InvalidRequest', error: 'Not Found', message: `Route ${method}:${path} not found` } });
+    const key = { authorization: `Bearer ${p.keys.service_role}` };
+    expect(await bodyOf(await fetch(`${base}/nowhere`, { headers: key }))).toEqual(notFound('GET', '/nowhere'));
+    expect(await bodyOf(await fetch(`${base}/bucket/files/extra?x=1`, { method: 'DELETE', headers: key }))).toEqual(notFound('DELETE', '/bucket/files/extra?x=1'));
+    // No key either: a missing route is not a refused key.
+    expect(await bodyOf(await fetch(`${base}/object/files`, { method: 'PATCH' }))).toEqual(notFound('PATCH', '/object/files'));
+    // storage-js pointed at a wrong base URL reads it as a storage error.
+    const lost = await clientFor(`${base}/v2`, p.keys.service_role).listBuckets();
+    expect(refusal(lost.error)).toEqual({ status: 404, statusCode: '404', code: 'InvalidRequest', message: 'Route GET:/v2/bucket not found' });
+  });
+
   it('refuses invalid bucket and object names: InvalidBucketName and InvalidKey', async () => {
     for (const name of ['a/b', 'public', 'trailing ', 'x'.repeat(101)]) {
       const { error } = await storage.createBucket(name);

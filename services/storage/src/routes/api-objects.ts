@@ -138,7 +138,7 @@ export async function apiObjectRoutes(app: FastifyInstance, { ctx }: { ctx: Stor
       body.paths.map(async (path) =>
         visible.has(path)
           ? { path, signedURL: signedDownloadPath(params.bucket, path, await signDownloadToken(ctx, params.ref, params.bucket, path, body.expiresIn)), error: null }
-          : { path, signedURL: null, error: StorageApiMessages.objectNotFound },
+          : { path, signedURL: null, error: StorageApiMessages.signUnavailable },
       ),
     );
   });

@@ -9,7 +9,7 @@ import {
   type DatabaseCaller,
   type SqlQuery,
 } from '@dash/service-kit';
-import { accessDenied, alreadyExists, noSuchBucket, StorageError } from '../api-errors';
+import { alreadyExists, noSuchBucket, StorageError, writeRefused } from '../api-errors';
 import { bucketChangesFrom, newBucketFrom } from '../bucket-rules';
 import { objectStorageKey } from '../backend/types';
 import {
@@ -61,7 +61,7 @@ function bucketError(error: unknown, bucketId: string): unknown {
     if (error.code === '23505') return alreadyExists(`The resource already exists: bucket "${bucketId}"`);
     // An object still references the bucket (one the caller cannot see, or one uploaded meanwhile).
     if (error.code === '23503') return bucketNotEmpty();
-    if (error.code === '42501') return accessDenied(error.message);
+    if (error.code === '42501') return writeRefused(error.message);
     if (error.code === '23514' || error.code?.startsWith('22')) return badRequest(error.message, error.code);
   }
   return projectDbError(error);
