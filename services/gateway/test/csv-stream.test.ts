@@ -46,7 +46,7 @@ beforeAll(async () => {
   await upstream.listen({ port: 0, host: '127.0.0.1' });
   const pgMeta = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
   const dead = await deadUrl();
-  gateway = await startGateway({ platform: dead, 'pg-meta': pgMeta, storage: dead, logs: dead, rest: dead, graphql: dead, mail: dead });
+  gateway = await startGateway({ platform: dead, 'pg-meta': pgMeta, storage: dead, logs: dead, rest: dead, graphql: dead, mail: dead, auth: dead });
 });
 
 afterAll(async () => {
