@@ -1,11 +1,14 @@
 import pg from 'pg';
 import { createTestProjectDatabase } from '@dash/service-kit/dist/testing';
+import { seedDemoData } from '@dash/svc-platform/dist/seed';
 import { SQL_QUICKSTARTS, SQL_TEMPLATES, type SqlScript } from '../src/templates';
 
 /*
  * Every template and quickstart, each on a fresh project database as the project admin role (the role
  * the SQL editor runs as), in one transaction as the editor runs text; then again, since scripts must be
- * re-runnable; then what each one promises, checked as anon and as signed-in users.
+ * re-runnable; then what each one promises, checked as anon and as signed-in users. Each runs on a project
+ * carrying the demo data `npm start` seeds into the default project (its own `countries`, `cities` and
+ * `todos`), and all of them one after another on a project without it.
  */
 
 const ALL: readonly SqlScript[] = [...SQL_TEMPLATES, ...SQL_QUICKSTARTS];
@@ -17,8 +20,10 @@ interface Project {
   drop: () => Promise<void>;
 }
 
-async function freshProject(): Promise<Project> {
+async function freshProject({ demoData }: { demoData: boolean }): Promise<Project> {
   const db = await createTestProjectDatabase('tpl');
+  // As the platform seeds it: as the project admin role, so the demo tables are the project's own.
+  if (demoData) await seedDemoData(db.connections.admin);
   const admin = new pg.Client({ connectionString: db.connections.admin });
   await admin.connect();
   return {
@@ -273,12 +278,12 @@ const BEHAVIOUR: Record<string, (c: pg.Client, results: pg.QueryResult[], url: s
 
   'todo-list': async (c) => {
     const [ada, bob] = [await newUser(c, 'ada@example.com'), await newUser(c, 'bob@example.com')];
-    await as(c, 'authenticated', ada, `insert into public.todos (task) values ('write tests')`);
-    await as(c, 'authenticated', bob, `insert into public.todos (task) values ('review')`);
-    expect((await as(c, 'authenticated', ada, 'select task from public.todos')).rows).toEqual([{ task: 'write tests' }]);
-    expect((await as(c, 'authenticated', ada, 'update public.todos set is_complete = true')).rowCount).toBe(1);
-    expect((await as(c, 'anon', null, 'select task from public.todos')).rows).toEqual([]);
-    expect(await refused(as(c, 'authenticated', ada, `insert into public.todos (task) values ('')`))).toBe('23514');
+    await as(c, 'authenticated', ada, `insert into public.todo_items (task) values ('write tests')`);
+    await as(c, 'authenticated', bob, `insert into public.todo_items (task) values ('review')`);
+    expect((await as(c, 'authenticated', ada, 'select task from public.todo_items')).rows).toEqual([{ task: 'write tests' }]);
+    expect((await as(c, 'authenticated', ada, 'update public.todo_items set is_complete = true')).rowCount).toBe(1);
+    expect((await as(c, 'anon', null, 'select task from public.todo_items')).rows).toEqual([]);
+    expect(await refused(as(c, 'authenticated', ada, `insert into public.todo_items (task) values ('')`))).toBe('23514');
   },
 
   'countries-cities': async (c, results) => {
@@ -286,8 +291,8 @@ const BEHAVIOUR: Record<string, (c: pg.Client, results: pg.QueryResult[], url: s
     expect(rows).toHaveLength(6);
     expect(rows.find((r) => r.country === 'Japan')).toMatchObject({ capital: 'Tokyo', largest_city: 'Tokyo' });
     expect(rows.find((r) => r.country === 'Brazil')).toMatchObject({ capital: 'Brasília', largest_city: 'São Paulo' });
-    expect((await as(c, 'anon', null, 'select count(*)::int as n from public.cities')).rows[0].n).toBe(12);
-    expect((await c.query('select count(*)::int as n from public.cities')).rows[0].n).toBe(12);
+    expect((await as(c, 'anon', null, 'select count(*)::int as n from public.world_cities')).rows[0].n).toBe(12);
+    expect((await c.query('select count(*)::int as n from public.world_cities')).rows[0].n).toBe(12);
   },
 
   blog: async (c) => {
@@ -381,13 +386,13 @@ describe.each(ALL.map((script) => [script.id, script] as const))('%s', (_id, scr
   let firstRun: pg.QueryResult[] | undefined;
 
   beforeAll(async () => {
-    project = await freshProject();
+    project = await freshProject({ demoData: true });
   });
   afterAll(async () => {
     await project?.drop();
   });
 
-  it('runs on a fresh project database as the project admin role', async () => {
+  it('runs on a fresh project database with the demo data, as the project admin role', async () => {
     const who = (await project.admin.query(`select current_user as name, rolsuper from pg_roles where rolname = current_user`)).rows[0];
     expect(who.name).toMatch(/_admin$/);
     expect(who.rolsuper).toBe(false);
@@ -409,8 +414,8 @@ describe.each(ALL.map((script) => [script.id, script] as const))('%s', (_id, scr
 });
 
 describe('all scripts in one project', () => {
-  it('run one after another without clashing', async () => {
-    const project = await freshProject();
+  it('run one after another without clashing, on a project without the demo data', async () => {
+    const project = await freshProject({ demoData: false });
     try {
       for (const script of ALL) {
         await runScript(project.admin, script.sql).catch((error: Error) => {

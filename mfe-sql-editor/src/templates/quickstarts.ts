@@ -1,13 +1,17 @@
 import { sql, type SqlScript } from './script';
 
-/** Small complete schemas to start a project from: tables, policies, helpers and sample data. */
+/**
+ * Small complete schemas to start a project from: tables, policies, helpers and sample data. Their tables
+ * have names of their own: the default project's demo data already has `todos`, `countries` and `cities`
+ * with other columns, which `create table if not exists` would keep.
+ */
 export const SQL_QUICKSTARTS: readonly SqlScript[] = [
   {
     id: 'todo-list',
     title: 'To-do list',
     description: 'Personal to-do items with row-level security: each signed-in user sees and changes only their own.',
     sql: sql`
-      create table if not exists public.todos (
+      create table if not exists public.todo_items (
         id bigint generated always as identity primary key,
         user_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
         task text not null check (char_length(task) between 1 and 500),
@@ -15,31 +19,31 @@ export const SQL_QUICKSTARTS: readonly SqlScript[] = [
         due_on date,
         inserted_at timestamptz not null default now()
       );
-      create index if not exists todos_user_open_idx on public.todos (user_id) where not is_complete;
+      create index if not exists todo_items_user_open_idx on public.todo_items (user_id) where not is_complete;
 
-      alter table public.todos enable row level security;
+      alter table public.todo_items enable row level security;
 
-      drop policy if exists "Users read their todos" on public.todos;
-      create policy "Users read their todos" on public.todos
+      drop policy if exists "Users read their todos" on public.todo_items;
+      create policy "Users read their todos" on public.todo_items
         for select to authenticated using ((select auth.uid()) = user_id);
 
-      drop policy if exists "Users add their todos" on public.todos;
-      create policy "Users add their todos" on public.todos
+      drop policy if exists "Users add their todos" on public.todo_items;
+      create policy "Users add their todos" on public.todo_items
         for insert to authenticated with check ((select auth.uid()) = user_id);
 
-      drop policy if exists "Users update their todos" on public.todos;
-      create policy "Users update their todos" on public.todos
+      drop policy if exists "Users update their todos" on public.todo_items;
+      create policy "Users update their todos" on public.todo_items
         for update to authenticated
         using ((select auth.uid()) = user_id)
         with check ((select auth.uid()) = user_id);
 
-      drop policy if exists "Users delete their todos" on public.todos;
-      create policy "Users delete their todos" on public.todos
+      drop policy if exists "Users delete their todos" on public.todo_items;
+      create policy "Users delete their todos" on public.todo_items
         for delete to authenticated using ((select auth.uid()) = user_id);
 
       -- Open items first, the most urgent at the top (run as authenticated to see a user's own list).
       select id, task, due_on, is_complete
-      from public.todos
+      from public.todo_items
       order by is_complete, due_on nulls last, inserted_at;
     `,
   },
@@ -48,24 +52,24 @@ export const SQL_QUICKSTARTS: readonly SqlScript[] = [
     title: 'Countries and cities',
     description: 'Two related reference tables filled with sample data, readable by everyone, and a query joining them.',
     sql: sql`
-      create table if not exists public.countries (
+      create table if not exists public.world_countries (
         id bigint generated always as identity primary key,
         iso2 char(2) not null unique check (iso2 = upper(iso2)),
         name text not null,
         continent text not null check (continent in ('Africa', 'Americas', 'Asia', 'Europe', 'Oceania'))
       );
 
-      create table if not exists public.cities (
+      create table if not exists public.world_cities (
         id bigint generated always as identity primary key,
-        country_id bigint not null references public.countries (id) on delete cascade,
+        country_id bigint not null references public.world_countries (id) on delete cascade,
         name text not null,
         population integer check (population >= 0),
         is_capital boolean not null default false,
         unique (country_id, name)
       );
-      create index if not exists cities_country_idx on public.cities (country_id);
+      create index if not exists world_cities_country_idx on public.world_cities (country_id);
 
-      insert into public.countries (iso2, name, continent) values
+      insert into public.world_countries (iso2, name, continent) values
         ('FR', 'France', 'Europe'),
         ('JP', 'Japan', 'Asia'),
         ('BR', 'Brazil', 'Americas'),
@@ -75,7 +79,7 @@ export const SQL_QUICKSTARTS: readonly SqlScript[] = [
       on conflict (iso2) do nothing;
 
       -- Approximate populations, for the example.
-      insert into public.cities (country_id, name, population, is_capital)
+      insert into public.world_cities (country_id, name, population, is_capital)
       select c.id, v.name, v.population, v.is_capital
       from (values
         ('FR', 'Paris', 2100000, true),
@@ -91,16 +95,16 @@ export const SQL_QUICKSTARTS: readonly SqlScript[] = [
         ('CA', 'Ottawa', 1000000, true),
         ('CA', 'Montréal', 1760000, false)
       ) as v(iso2, name, population, is_capital)
-      join public.countries c on c.iso2 = v.iso2
+      join public.world_countries c on c.iso2 = v.iso2
       on conflict (country_id, name) do nothing;
 
-      alter table public.countries enable row level security;
-      alter table public.cities enable row level security;
+      alter table public.world_countries enable row level security;
+      alter table public.world_cities enable row level security;
 
-      drop policy if exists "Countries are public" on public.countries;
-      create policy "Countries are public" on public.countries for select to anon, authenticated using (true);
-      drop policy if exists "Cities are public" on public.cities;
-      create policy "Cities are public" on public.cities for select to anon, authenticated using (true);
+      drop policy if exists "Countries are public" on public.world_countries;
+      create policy "Countries are public" on public.world_countries for select to anon, authenticated using (true);
+      drop policy if exists "Cities are public" on public.world_cities;
+      create policy "Cities are public" on public.world_cities for select to anon, authenticated using (true);
 
       -- Each country with its capital and its largest city.
       select co.name as country,
@@ -108,8 +112,8 @@ export const SQL_QUICKSTARTS: readonly SqlScript[] = [
              max(ci.name) filter (where ci.is_capital) as capital,
              (array_agg(ci.name order by ci.population desc nulls last))[1] as largest_city,
              sum(ci.population) as population_in_listed_cities
-      from public.countries co
-      left join public.cities ci on ci.country_id = co.id
+      from public.world_countries co
+      left join public.world_cities ci on ci.country_id = co.id
       group by co.id
       order by co.continent, co.name;
     `,
