@@ -234,6 +234,33 @@ describe('stored data', () => {
   });
 });
 
+describe('text Postgres cannot hold', () => {
+  it('refuses an address with a NUL or another control character as an invalid address (400), on every route that takes one', async () => {
+    for (const email of ['a\u0000b@example.com', 'a@exa\u0000mple.com', 'a\u0007@example.com']) {
+      for (const [path, body] of [
+        ['/recover', { email }],
+        ['/otp', { email }],
+        ['/signup', { email, password: 'password1' }],
+        ['/token?grant_type=password', { email, password: 'password1' }],
+        ['/resend', { type: 'signup', email }],
+      ] as const) {
+        const response = await auth.call('POST', path, { body });
+        // A sign-in reads the address as it is (no user has it either way): a 400 of either kind, never a 500.
+        const expected = path.startsWith('/token') && !email.includes('\u0000') ? 'invalid_credentials' : 'validation_failed';
+        expect({ path, status: response.status, code: response.json.code }).toEqual({ path, status: 400, code: expected });
+      }
+    }
+  });
+
+  it('refuses metadata with a NUL character with a 400, not a 500, and stores nothing', async () => {
+    auth.setHosted({ mailer_autoconfirm: true });
+    const response = await auth.call('POST', '/signup', { body: { email: 'nul-data@example.com', password: 'password1', data: { name: 'a\u0000b' } } });
+    auth.setHosted({ mailer_autoconfirm: false });
+    expect(response).toMatchObject({ status: 400, json: { code: 'validation_failed' } });
+    expect(await auth.admin("select id from auth.users where email = 'nul-data@example.com'")).toEqual([]);
+  });
+});
+
 describe('redirects', () => {
   afterEach(() => auth.setHosted({ uri_allow_list: [] }));
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { DATABASE_UNAVAILABLE, HttpError, isConnectionFailure, refuseLargeBody } from '@dash/service-kit';
 import type { AuthServiceContext } from '../server/context';
 import { AuthError, sendAuthError } from '../server/errors';
@@ -37,6 +38,8 @@ export async function authApiRoutes(app: FastifyInstance, { ctx }: { ctx: AuthSe
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendAuthError(request, reply, new AuthError(415, 'validation_failed', 'Unsupported content type: send JSON'));
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuseLargeBody(request, reply, () => sendAuthError(request, reply, new AuthError(413, 'request_too_large', 'The request body is too large')));
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendAuthError(request, reply, new AuthError(error.statusCode, 'validation_failed', error.message));
+    // SQLSTATE class 22, data exception: a value the client sent that Postgres cannot hold (NUL in metadata text).
+    if (error instanceof pg.DatabaseError && error.code?.startsWith('22')) return sendAuthError(request, reply, new AuthError(400, 'validation_failed', error.message));
     if (isConnectionFailure(error)) return sendAuthError(request, reply, new AuthError(503, 'service_unavailable', DATABASE_UNAVAILABLE));
     request.log.error({ err: error }, 'unhandled auth API error');
     return sendAuthError(request, reply, new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'));

@@ -30,8 +30,8 @@ export function checkPassword(password: string, hosted: AuthHostedConfig): void 
   if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw new AuthError(422, 'weak_password', 'Password cannot be longer than 72 characters', { weak_password: { reasons: ['length'] } });
 }
 
-/** A lenient address check, as GoTrue's: one `@`, a dotted or local domain, no spaces, at most 255 characters. */
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+/** A lenient address check, as GoTrue's: one `@`, a dotted or local domain, no spaces or control characters (NUL), at most 255 characters. */
+const EMAIL = /^[^\s@\p{Cc}]{1,64}@[^\s@\p{Cc}]{1,255}$/u;
 export function normalizedEmail(email: string | undefined): string {
   const value = (email ?? '').trim().toLowerCase();
   if (!value || value.length > 255 || !EMAIL.test(value) || value.endsWith('.') || value.includes('..')) throw new AuthError(400, 'validation_failed', AuthMessages.invalidEmail);
