@@ -16,6 +16,7 @@ import {
   forbidden,
   generateRolePasswords,
   HttpError,
+  isUniqueViolation,
   MAX_PROJECT_DATABASE_BYTES,
   notFound,
   PROJECT_ROLES,
@@ -68,8 +69,6 @@ function checkRef(prefix: string, ref: string): void {
     throw badRequest(`The database name ${database} is longer than ${MAX_PROJECT_DATABASE_BYTES} bytes; choose a shorter ref`);
   }
 }
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 /**
  * The first half of creating a project: its row, COMING_UP, with the encrypted connection string of its

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { OrgRole } from '@dash/contracts';
+import { inTransaction } from '@dash/service-kit';
 import type { PlatformContext } from './context';
 import { hashPassword } from './crypto';
 import { findProjectByRef } from './db/projects';
@@ -119,12 +120,7 @@ export async function seedDemoData(connectionString: string): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query('begin');
-    await client.query(DEMO_DATA_SQL);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
+    await inTransaction(client, () => client.query(DEMO_DATA_SQL));
   } finally {
     await client.end();
   }

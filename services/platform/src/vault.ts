@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ProjectSettingsMessages, type VaultSecret, type VaultSecretCreate } from '@dash/contracts';
-import { conflict, notFound } from '@dash/service-kit';
+import { conflict, isUniqueViolation, notFound } from '@dash/service-kit';
 import type { PlatformContext } from './context';
 import { ConnectionCipher } from './crypto';
 import { storedProjectSecret } from './db/project-secrets';
@@ -80,7 +80,7 @@ export async function insertSecret(client: pg.Client, cipher: ConnectionCipher, 
     );
     return toSecret(rows[0]!);
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw conflict(ProjectSettingsMessages.secretNameTaken(input.name));
+    if (isUniqueViolation(error)) throw conflict(ProjectSettingsMessages.secretNameTaken(input.name));
     throw error;
   }
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { PITR_RETENTION_DAYS, PitrMessages } from '@dash/contracts';
-import { freePort, standaloneClient, startServerOnDirectory, walRestoreCommand } from '@dash/service-kit';
+import { freePort, inTransaction, standaloneClient, startServerOnDirectory, walRestoreCommand } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
 import type { Database } from '../db/schema';
 
@@ -260,9 +260,7 @@ async function archiveUpToNow(adminUrl: string, walDir: string): Promise<void> {
   await client.connect();
   let segment: string;
   try {
-    await client.query('begin');
-    await client.query('select pg_current_xact_id()');
-    await client.query('commit');
+    await inTransaction(client, () => client.query('select pg_current_xact_id()'));
     const { rows } = await client.query<{ segment: string }>('select pg_walfile_name(pg_switch_wal()) as segment');
     segment = rows[0]!.segment;
   } finally {

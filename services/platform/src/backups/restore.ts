@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { BackupMessages } from '@dash/contracts';
-import { bootstrapProjectDatabase, databaseOf, projectRoleName, quoteIdent } from '@dash/service-kit';
+import { bootstrapProjectDatabase, databaseOf, inTransaction, projectRoleName, quoteIdent } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
 import { backupContent, backupFailure } from '../db/backups';
 import { backupRunnerOf } from './runner';
@@ -42,13 +42,10 @@ export async function restoreScript(adminConnection: string, database: string, s
   client.on('error', () => {});
   await client.connect();
   try {
-    await client.query('begin');
-    await client.query(`drop owned by ${quoteIdent(projectRoleName(database, 'admin'))}, ${quoteIdent(projectRoleName(database, 'storage'))}`);
-    await client.query(statements);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
+    await inTransaction(client, async () => {
+      await client.query(`drop owned by ${quoteIdent(projectRoleName(database, 'admin'))}, ${quoteIdent(projectRoleName(database, 'storage'))}`);
+      await client.query(statements);
+    });
   } finally {
     await client.end().catch(() => {});
   }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { BackupKind, DatabaseBackup } from '@dash/contracts';
+import { isUniqueViolation } from '@dash/service-kit';
 import type { BackupsTable, Database } from './schema';
 
 type BackupRow = Selectable<BackupsTable>;
@@ -25,8 +26,6 @@ export async function listBackups(db: Kysely<Database>, projectId: number): Prom
 export async function findBackup(db: Kysely<Database>, projectId: number, id: number) {
   return db.selectFrom('backups').select(COLUMNS).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 }
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 /**
  * A new RUNNING backup; undefined when the project already has an on-demand one running (or, for a

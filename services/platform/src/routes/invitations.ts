@@ -10,7 +10,7 @@ import {
   ServiceMessages,
   type OrgRole,
 } from '@dash/contracts';
-import { addRoute, badRequest, conflict, forbidden, notFound, unauthorized, userOf } from '@dash/service-kit';
+import { addRoute, badRequest, conflict, forbidden, isUniqueViolation, notFound, unauthorized, userOf } from '@dash/service-kit';
 import type { PlatformContext } from '../context';
 import { recordAudit } from '../audit';
 import { hashPassword, newSessionToken, sha256Hex } from '../crypto';
@@ -105,9 +105,9 @@ export async function invitationRoutes(app: FastifyInstance, { ctx }: { ctx: Pla
       const invitation = await findValidInvitation(trx, sha256Hex(body.token), { lock: true });
       if (!invitation) throw invalidInvitation();
       if (await findUserByEmail(trx, invitation.email)) throw conflict(OrganizationMessages.accountExists(invitation.email));
-      const user = await insertUser(trx, { email: invitation.email, name, passwordHash }).catch((error: { code?: string }) => {
+      const user = await insertUser(trx, { email: invitation.email, name, passwordHash }).catch((error: unknown) => {
         // The same email signed up through another organization's invitation at this very moment.
-        throw error.code === '23505' ? conflict(OrganizationMessages.accountExists(invitation.email)) : error;
+        throw isUniqueViolation(error) ? conflict(OrganizationMessages.accountExists(invitation.email)) : error;
       });
       await join(trx, invitation, { id: user.id, email: user.email });
       await startSession(ctx, trx, reply, user.id);

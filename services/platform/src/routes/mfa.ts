@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { accountRoutes, AccountMessages, MFA_MAX_ATTEMPTS, MFA_WINDOW_MS, ServiceMessages, SESSION_COOKIE } from '@dash/contracts';
-import { addRoute, badRequest, conflict, HttpError, notFound, readCookie, unauthorized } from '@dash/service-kit';
+import { addRoute, badRequest, conflict, HttpError, isUniqueViolation, notFound, readCookie, unauthorized } from '@dash/service-kit';
 import { recordAudit } from '../audit';
 import type { PlatformContext } from '../context';
 import {
@@ -29,7 +29,6 @@ import { accountUser } from './account';
 import { clientIp } from './auth';
 
 const DEFAULT_FACTOR_NAME = 'Authenticator app';
-const UNIQUE_VIOLATION = '23505';
 
 /** The cipher context of a factor's secret: a ciphertext copied onto another factor's row does not decrypt. */
 const factorContext = (factorId: string) => `mfa-factor:${factorId}`;
@@ -106,7 +105,7 @@ export async function mfaRoutes(app: FastifyInstance, { ctx }: { ctx: PlatformCo
       })
       .catch((error: unknown) => {
         // Another factor was verified at the same moment (one verified factor per user).
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw conflict(AccountMessages.mfaAlreadyEnabled);
+        if (isUniqueViolation(error)) throw conflict(AccountMessages.mfaAlreadyEnabled);
         throw error;
       });
     limiter.reset(limitKey(actor.id));

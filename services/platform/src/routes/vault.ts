@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Identity, Project } from '@dash/contracts';
 import { Permission, projectSettingsRoutes, vaultSecretNameProblem } from '@dash/contracts';
-import { addRoute, badRequest } from '@dash/service-kit';
+import { addRoute, badRequest, inTransaction } from '@dash/service-kit';
 import { recordAudit } from '../audit';
 import type { PlatformContext } from '../context';
 import { projectOrganization, projectRowById } from '../db/project-settings';
@@ -35,13 +35,13 @@ export async function vaultRoutes(app: FastifyInstance, { ctx }: { ctx: Platform
     const { row, audit } = await scope(identity, project);
     const cipher = await vaultCipher(ctx, row);
     return ctx.db.transaction().execute((trx) =>
-      withProjectAdmin(projectRoleConnection(ctx, row, 'admin'), async (client) => {
-        await client.query('begin');
-        const secret = await insertSecret(client, cipher, body);
-        await recordAudit(trx, { ...audit, action: 'project.secret_created', target: secret.name, details: { id: secret.id } });
-        await client.query('commit');
-        return secret;
-      }),
+      withProjectAdmin(projectRoleConnection(ctx, row, 'admin'), (client) =>
+        inTransaction(client, async () => {
+          const secret = await insertSecret(client, cipher, body);
+          await recordAudit(trx, { ...audit, action: 'project.secret_created', target: secret.name, details: { id: secret.id } });
+          return secret;
+        }),
+      ),
     );
   });
 
@@ -59,13 +59,13 @@ export async function vaultRoutes(app: FastifyInstance, { ctx }: { ctx: Platform
     const project = await memberProject(ctx, identity, params.ref, Permission.TenantSqlAdminWrite);
     const { row, audit } = await scope(identity, project);
     return ctx.db.transaction().execute((trx) =>
-      withProjectAdmin(projectRoleConnection(ctx, row, 'admin'), async (client) => {
-        await client.query('begin');
-        const deleted = await deleteSecret(client, params.id);
-        await recordAudit(trx, { ...audit, action: 'project.secret_deleted', target: deleted.name, details: { id: deleted.id } });
-        await client.query('commit');
-        return deleted;
-      }),
+      withProjectAdmin(projectRoleConnection(ctx, row, 'admin'), (client) =>
+        inTransaction(client, async () => {
+          const deleted = await deleteSecret(client, params.id);
+          await recordAudit(trx, { ...audit, action: 'project.secret_deleted', target: deleted.name, details: { id: deleted.id } });
+          return deleted;
+        }),
+      ),
     );
   });
 }
