@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { MailList, MailMessage } from '@dash/contracts';
+import { withClientTransaction } from '@dash/service-kit';
 
 /** A message as the catcher parsed it, to be kept for a project. */
 export interface CaughtMail {
@@ -24,9 +25,7 @@ export class MailStore {
 
   /** Keeps one message and drops the project's oldest beyond `keep`, in one transaction. */
   async add(ref: string, mail: CaughtMail): Promise<number> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    return withClientTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ id: number }>(
         `insert into mail.messages (project_ref, sender, recipients, subject, sent_at, html, body_text, size_bytes)
          values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
@@ -37,14 +36,8 @@ export class MailStore {
            and id < (select min(id) from (select id from mail.messages where project_ref = $1 order by id desc limit $2) newest)`,
         [ref, this.keep],
       );
-      await client.query('commit');
       return rows[0]!.id;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Newest first. */
