@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { withClientTransaction } from '@dash/service-kit';
 import { authApiRoutes, type AuthHostedConfig } from '@dash/contracts';
 import { confirmationUrl, MAIL_KINDS } from '../mail/send';
 import type { AuthServiceContext } from '../server/context';
 import { AuthError, AuthMessages } from '../server/errors';
 import { checkPassword, hashPassword, issueOneTimeToken, normalizedEmail, type OneTimeTokenType } from '../users/credentials';
-import { factorJson, inTransaction, isUuid, NOW, updateUser, userById, userByEmail, userJson, type Queryable, type UserColumn, type UserRow } from '../users/store';
+import { factorJson, isUuid, NOW, updateUser, userById, userByEmail, userJson, type Queryable, type UserColumn, type UserRow } from '../users/store';
 import { registerAuthRoute, type HandlerArgs } from './register';
 import { createEmailUser, redirectOf } from './sign-up';
 
@@ -78,7 +79,7 @@ async function createUser({ ctx, req, request, body }: HandlerArgs) {
   const email = normalizedEmail(typeof body.email === 'string' ? body.email : undefined);
   if (typeof body.password === 'string') checkPassword(body.password, req.hosted);
   if (typeof body.id === 'string' && !isUuid(body.id)) throw new AuthError(400, 'validation_failed', 'id must be a UUID');
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     await db.query('select pg_advisory_xact_lock(hashtext($1))', [`auth-signup:${email}`]);
     if (await userByEmail(db, email)) throw new AuthError(422, 'email_exists', AuthMessages.emailExists);
     const user = await createEmailUser(db, email, {
@@ -98,7 +99,7 @@ async function getUser({ req, params }: HandlerArgs) {
 }
 
 async function updateUserRoute({ ctx, req, request, body, params }: HandlerArgs) {
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const user = await userOr404(db, params.id!, true);
     await applyAdminChanges(db, req.hosted, user, body);
     await ctx.events.audit(db, request, req.ip, 'user_modified', { id: user.id, email: user.email }, { by: 'admin' });
@@ -108,7 +109,7 @@ async function updateUserRoute({ ctx, req, request, body, params }: HandlerArgs)
 
 /** Hard delete removes the user and all that is theirs; soft delete keeps the row (`deleted_at`) without its address, identities or sessions. */
 async function deleteUser({ ctx, req, request, body, params }: HandlerArgs) {
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const user = await userOr404(db, params.id!, true);
     if (body.should_soft_delete === true) {
       await db.query('delete from auth.identities where user_id = $1', [user.id]);
@@ -128,7 +129,7 @@ async function listFactors({ req, params }: HandlerArgs) {
 }
 
 async function deleteFactor({ ctx, req, request, params }: HandlerArgs) {
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const user = await userOr404(db, params.id!, true);
     const factor = user.factors.find((f) => f.id === params.factor);
     if (!factor) throw new AuthError(404, 'mfa_factor_not_found', 'Factor not found');
@@ -156,7 +157,7 @@ async function generateLink({ ctx, req, request, body, query }: HandlerArgs) {
   const email = normalizedEmail(typeof body.email === 'string' ? body.email : undefined);
   // auth-js sends `redirectTo` in the query, as GoTrue reads it; a body `redirect_to` wins, as in GoTrue.
   const redirectTo = redirectOf(req, typeof body.redirect_to === 'string' ? body.redirect_to : query.redirect_to);
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     await db.query('select pg_advisory_xact_lock(hashtext($1))', [`auth-signup:${email}`]);
     let user = await userByEmail(db, email);
     if (body.type === 'signup' || body.type === 'invite') {

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AuthUserMessages, authUsersRoutes } from '@dash/contracts';
-import { addRoute, badRequest, HttpError, notFound } from '@dash/service-kit';
+import { addRoute, badRequest, HttpError, notFound, withClientTransaction } from '@dash/service-kit';
 import { checkResendInterval, sendAuthMail } from '../mail/send';
 import { authRequest, type AuthRequest, type AuthServiceContext } from '../server/context';
 import { AuthError } from '../server/errors';
 import { issueOneTimeToken } from '../users/credentials';
-import { inTransaction, NOW, updateUser, userById, type Queryable, type UserRow } from '../users/store';
+import { NOW, updateUser, userById, type Queryable, type UserRow } from '../users/store';
 
 /*
  * The Users page's actions on a project's auth users, for members (the gateway's `/api/auth/...` with the
@@ -38,7 +38,7 @@ async function userOr404(db: Queryable, id: string): Promise<UserRow> {
  * unconfirmed address), no sooner after the last one than the project allows (its SMTP minimum interval).
  */
 async function sendLink(ctx: AuthServiceContext, request: FastifyRequest, req: AuthRequest, id: string, kind: 'recovery' | 'magiclink'): Promise<{ email: string }> {
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const user = await userOr404(db, id);
     if (!user.email) throw badRequest(AuthUserMessages.noEmail);
     await checkResendInterval(ctx, req, user.recovery_sent_at);
@@ -60,7 +60,7 @@ export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: Auth
   addRoute(app, authUsersRoutes.revokeAuthUserSessions, async ({ params, request }) =>
     asDashboardError(async () => {
       const req = await memberRequest(ctx, request, params.ref);
-      return inTransaction(req.pool, async (db) => {
+      return withClientTransaction(req.pool, async (db) => {
         const user = await userOr404(db, params.id);
         // Their refresh tokens go with the sessions (on delete cascade).
         const { rowCount } = await db.query('delete from auth.sessions where user_id = $1', [user.id]);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withClientTransaction } from '@dash/service-kit';
 import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
 import { authApiRoutes } from '@dash/contracts';
@@ -8,7 +9,7 @@ import { verificationDecision } from '../tokens/hooks';
 import { generateRefreshToken } from '../tokens/otp';
 import { callerOf, sessionResponse } from '../tokens/sessions';
 import { generateTotpSecret, totpMatches, totpUri } from '../tokens/totp';
-import { inTransaction, isUuid, userById, type Queryable } from '../users/store';
+import { isUuid, userById, type Queryable } from '../users/store';
 import { registerAuthRoute, type HandlerArgs } from './register';
 
 /** A challenge is answered within five minutes (GoTrue's default). */
@@ -38,7 +39,7 @@ async function enroll({ ctx, req, request, body }: HandlerArgs) {
   if (type !== 'totp') throw new AuthError(400, 'validation_failed', 'factor_type needs to be totp, phone or webauthn');
   const friendlyName = typeof body.friendly_name === 'string' ? body.friendly_name.slice(0, 255) : '';
   const issuer = typeof body.issuer === 'string' && body.issuer.trim() ? body.issuer.trim().slice(0, 255) : new URL(req.settings.config.site_url).host;
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const { user } = await caller(req, request, db);
     await db.query('select 1 from auth.users where id = $1 for update', [user.id]);
     if (friendlyName.trim() && user.factors.some((f) => f.friendly_name === friendlyName)) {
@@ -60,7 +61,7 @@ async function enroll({ ctx, req, request, body }: HandlerArgs) {
 
 /** `POST /factors/:factor/challenge`: a challenge to answer with the factor's current code. */
 async function challenge({ ctx, req, request, params }: HandlerArgs) {
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const { user } = await caller(req, request, db);
     const factor = await ownFactor(db, user.id, params.factor!);
     const id = randomUUID();
@@ -77,7 +78,7 @@ async function challenge({ ctx, req, request, params }: HandlerArgs) {
  * reaches aal2 with `totp` in its `amr`, and the answer is a new session (tokens that say so).
  */
 async function verify({ ctx, req, request, params, body }: HandlerArgs) {
-  const result = await inTransaction(req.pool, async (db) => {
+  const result = await withClientTransaction(req.pool, async (db) => {
     const { user, sessionId } = await caller(req, request, db);
     const factor = await ownFactor(db, user.id, params.factor!);
     const challengeId = String(body.challenge_id);
@@ -126,7 +127,7 @@ async function verify({ ctx, req, request, params, body }: HandlerArgs) {
 
 /** `DELETE /factors/:factor`: removes a factor; a verified one only from a session that reached aal2. */
 async function unenroll({ ctx, req, request, params }: HandlerArgs) {
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const { user, aal } = await caller(req, request, db);
     const factor = await ownFactor(db, user.id, params.factor!);
     if (factor.status === 'verified' && aal !== 'aal2') throw new AuthError(403, 'insufficient_aal', 'AAL2 required to unenroll verified factor');

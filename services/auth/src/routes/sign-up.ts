@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withClientTransaction } from '@dash/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { authApiRoutes } from '@dash/contracts';
 import { sendAuthMail, checkResendInterval } from '../mail/send';
@@ -8,7 +9,7 @@ import { HOUR_MS } from '../server/rate-limit';
 import { allowedRedirect } from '../server/redirect';
 import { startSession } from '../tokens/sessions';
 import { checkPassword, hashPassword, issueOneTimeToken, normalizedEmail, pkceOf, startFlow } from '../users/credentials';
-import { inTransaction, insertIdentity, insertUser, NOW, updateUser, userById, userByEmail, userJson, type Queryable, type UserRow } from '../users/store';
+import { insertIdentity, insertUser, NOW, updateUser, userById, userByEmail, userJson, type Queryable, type UserRow } from '../users/store';
 import { registerAuthRoute, type HandlerArgs } from './register';
 
 /** Where a link of this request should land: its `redirect_to` if the project allows it, else the site URL. */
@@ -68,7 +69,7 @@ async function signup({ ctx, req, request, body, query }: HandlerArgs) {
   const pkce = pkceOf(body);
   const autoconfirm = hosted.mailer_autoconfirm === true;
   const redirectTo = redirectOf(req, query.redirect_to);
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     // Two sign-ups of one address at once: the second waits and sees the first's user.
     await db.query('select pg_advisory_xact_lock(hashtext($1))', [`auth-signup:${address}`]);
     const existing = await userByEmail(db, address);
@@ -98,7 +99,7 @@ async function anonymousSignup({ ctx, req, request, data }: Pick<HandlerArgs, 'c
   if (!ctx.limits.take(`${req.ref}:anonymous:${req.ip}`, { limit: Number(req.hosted.rate_limit_anonymous_users), windowMs: HOUR_MS })) {
     throw new AuthError(429, 'over_request_rate_limit', AuthMessages.requestRateLimit);
   }
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const id = randomUUID();
     await insertUser(db, { id, email: null, encryptedPassword: null, appMetadata: {}, userMetadata: data, emailConfirmed: false, isAnonymous: true });
     const user = (await userById(db, id))!;
@@ -115,7 +116,7 @@ async function otp({ ctx, req, request, body, query }: HandlerArgs) {
   const address = normalizedEmail(typeof body.email === 'string' ? body.email : undefined);
   const pkce = pkceOf(body);
   const redirectTo = redirectOf(req, query.redirect_to);
-  await inTransaction(req.pool, async (db) => {
+  await withClientTransaction(req.pool, async (db) => {
     await db.query('select pg_advisory_xact_lock(hashtext($1))', [`auth-signup:${address}`]);
     let user = await userByEmail(db, address);
     if (!user) {
@@ -145,7 +146,7 @@ async function recover({ ctx, req, request, body, query }: HandlerArgs) {
   const address = normalizedEmail(typeof body.email === 'string' ? body.email : undefined);
   const pkce = pkceOf(body);
   const redirectTo = redirectOf(req, query.redirect_to);
-  await inTransaction(req.pool, async (db) => {
+  await withClientTransaction(req.pool, async (db) => {
     const user = await userByEmail(db, address);
     if (!user) return;
     await checkResendInterval(ctx, req, user.recovery_sent_at);
@@ -165,7 +166,7 @@ async function resend({ ctx, req, request, body, query }: HandlerArgs) {
   if (type !== 'signup' && type !== 'email_change') throw new AuthError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change');
   const address = normalizedEmail(typeof body.email === 'string' ? body.email : undefined);
   const redirectTo = redirectOf(req, query.redirect_to);
-  await inTransaction(req.pool, async (db) => {
+  await withClientTransaction(req.pool, async (db) => {
     const user = await userByEmail(db, address);
     if (!user) return;
     if (type === 'signup') {
@@ -203,7 +204,7 @@ export async function sendEmailChange(ctx: AuthServiceContext, req: AuthRequest,
 async function invite({ ctx, req, request, body, query }: HandlerArgs) {
   const address = normalizedEmail(typeof body.email === 'string' ? body.email : undefined);
   const redirectTo = redirectOf(req, query.redirect_to);
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     await db.query('select pg_advisory_xact_lock(hashtext($1))', [`auth-signup:${address}`]);
     let user = await userByEmail(db, address);
     if (user?.email_confirmed_at) throw new AuthError(422, 'email_exists', AuthMessages.emailExists);

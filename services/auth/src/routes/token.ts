@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { withClientTransaction } from '@dash/service-kit';
 import { authApiRoutes } from '@dash/contracts';
 import type { AuthRequest, AuthServiceContext } from '../server/context';
 import { AuthError, AuthMessages } from '../server/errors';
@@ -7,7 +8,7 @@ import { verificationDecision } from '../tokens/hooks';
 import { pkceMatches } from '../tokens/otp';
 import { refreshSession, startSession, type AuthMethod } from '../tokens/sessions';
 import { passwordMatches } from '../users/credentials';
-import { inTransaction, userById, userByEmail, type UserRow } from '../users/store';
+import { userById, userByEmail, type UserRow } from '../users/store';
 import { registerAuthRoute, type HandlerArgs } from './register';
 
 /** A PKCE code is exchanged within this long of the link that issued it (GoTrue's five minutes). */
@@ -22,7 +23,7 @@ async function passwordGrant({ ctx, req, request, body }: HandlerArgs) {
   if (!email && typeof body.phone === 'string' && body.phone) throw new AuthError(400, 'phone_provider_disabled', 'Phone logins are disabled');
   if (req.hosted.external_email_enabled !== true) throw new AuthError(400, 'email_provider_disabled', AuthMessages.emailLoginsDisabled);
   if (!email || !password) throw new AuthError(400, 'validation_failed', 'You must provide either an email or phone number and a password');
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const user = await userByEmail(db, email);
     const valid = await passwordMatches(password, user?.encrypted_password ?? null);
     if (user && req.hosted.hook_password_verification_attempt_enabled === true) {
@@ -52,7 +53,7 @@ async function passwordGrant({ ctx, req, request, body }: HandlerArgs) {
 async function refreshGrant({ ctx, req, request, body }: HandlerArgs) {
   const token = typeof body.refresh_token === 'string' ? body.refresh_token.trim() : '';
   if (!token) throw new AuthError(400, 'validation_failed', 'refresh_token required');
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     try {
       const session = await refreshSession(db, req, token, ctx.refreshReuseIntervalSeconds);
       await ctx.events.audit(db, request, req.ip, 'token_refreshed', { id: session.user.id, email: session.user.email || null });
@@ -73,7 +74,7 @@ async function pkceGrant({ ctx, req, request, body }: HandlerArgs) {
   const code = typeof body.auth_code === 'string' ? body.auth_code.trim() : '';
   const verifier = typeof body.code_verifier === 'string' ? body.code_verifier.trim() : '';
   if (!code || !verifier) throw new AuthError(400, 'validation_failed', 'invalid request: both auth code and code verifier should be non-empty');
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const { rows } = await db.query<{ id: string; user_id: string | null; code_challenge_method: 's256' | 'plain'; code_challenge: string; authentication_method: string; age: number }>(
       `select id, user_id, code_challenge_method::text as code_challenge_method, code_challenge, authentication_method,
               extract(epoch from now() - coalesce(auth_code_issued_at, created_at))::float8 as age

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { AUTH_OAUTH_PROVIDERS, authApiRoutes, providerClientIdKey, providerEnabledKey } from '@dash/contracts';
-import { signJwt } from '@dash/service-kit';
+import { signJwt, withClientTransaction } from '@dash/service-kit';
 import { sendAuthMail, checkResendInterval } from '../mail/send';
 import { bearerClaims, type AuthRequest, type AuthServiceContext } from '../server/context';
 import { AuthError, AuthMessages } from '../server/errors';
 import { tokenHash, secretsEqual } from '../tokens/otp';
 import { callerOf } from '../tokens/sessions';
 import { checkPassword, consumeOneTimeToken, hashPassword, issueOneTimeToken, normalizedEmail, passwordMatches } from '../users/credentials';
-import { inTransaction, NOW, updateUser, userById, userByEmail, userJson, type Queryable } from '../users/store';
+import { NOW, updateUser, userById, userByEmail, userJson, type Queryable } from '../users/store';
 import { registerAuthRoute, type HandlerArgs } from './register';
 import { redirectOf, sendEmailChange } from './sign-up';
 
@@ -17,7 +17,7 @@ async function signedIn(req: AuthRequest, args: Pick<HandlerArgs, 'request'>, db
 }
 
 async function getUser({ req, request }: HandlerArgs) {
-  return inTransaction(req.pool, async (db) => userJson((await signedIn(req, { request }, db)).user));
+  return withClientTransaction(req.pool, async (db) => userJson((await signedIn(req, { request }, db)).user));
 }
 
 /** How recent a sign-in must be to change the password without a reauthentication code, when the setting asks for one. */
@@ -26,7 +26,7 @@ const RECENT_SIGN_IN_MS = 24 * 3_600_000;
 /** `PUT /user`: the caller's email (a confirmed change), password and metadata (`data`, merged; a null value removes a key). */
 async function updateUserRoute({ ctx, req, request, body, query }: HandlerArgs) {
   const redirectTo = redirectOf(req, query.redirect_to);
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const { user, sessionId } = await signedIn(req, { request }, db);
     await db.query('select 1 from auth.users where id = $1 for update', [user.id]);
     const actor = { id: user.id, email: user.email };
@@ -77,7 +77,7 @@ async function updateUserRoute({ ctx, req, request, body, query }: HandlerArgs) 
 
 /** `GET /reauthenticate`: mails the caller a code that `PUT /user` takes as its `nonce`. */
 async function reauthenticate({ ctx, req, request }: HandlerArgs) {
-  await inTransaction(req.pool, async (db) => {
+  await withClientTransaction(req.pool, async (db) => {
     const { user } = await signedIn(req, { request }, db);
     if (!user.email) throw new AuthError(422, 'validation_failed', 'Reauthentication requires the user to have an email or a phone number');
     await checkResendInterval(ctx, req, user.reauthentication_sent_at);
@@ -93,7 +93,7 @@ async function reauthenticate({ ctx, req, request }: HandlerArgs) {
 async function logout({ ctx, req, request, reply, query }: HandlerArgs) {
   const scope = query.scope ?? 'global';
   if (scope !== 'global' && scope !== 'local' && scope !== 'others') throw new AuthError(400, 'validation_failed', 'Unsupported logout scope: use global, local or others');
-  await inTransaction(req.pool, async (db) => {
+  await withClientTransaction(req.pool, async (db) => {
     const { user, sessionId } = await signedIn(req, { request }, db);
     if (scope === 'global' || !sessionId) await db.query('delete from auth.sessions where user_id = $1', [user.id]);
     else if (scope === 'local') await db.query('delete from auth.sessions where id = $1', [sessionId]);
@@ -161,13 +161,13 @@ async function callback({ req, reply, query }: HandlerArgs) {
 
 /** `GET /user/identities/authorize`: linking another identity needs manual linking, which projects here leave off. */
 async function linkIdentity({ req, request }: HandlerArgs) {
-  await inTransaction(req.pool, (db) => signedIn(req, { request }, db));
+  await withClientTransaction(req.pool, (db) => signedIn(req, { request }, db));
   throw new AuthError(404, 'manual_linking_disabled', 'Manual linking is disabled');
 }
 
 /** `DELETE /user/identities/:identity`: unlinks one of the caller's identities, never the last one. */
 async function unlinkIdentity({ ctx, req, request, params }: HandlerArgs) {
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const { user } = await signedIn(req, { request }, db);
     const identity = user.identities.find((i) => i.id === params.identity);
     if (!identity) throw new AuthError(404, 'identity_not_found', 'Identity doesn\'t exist');

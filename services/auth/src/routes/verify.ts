@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { withClientTransaction } from '@dash/service-kit';
 import { authApiRoutes, type AuthApiSession } from '@dash/contracts';
 import type { AuthRequest, AuthServiceContext } from '../server/context';
 import { AuthError, AuthMessages } from '../server/errors';
@@ -6,7 +7,7 @@ import { FIVE_MINUTES_MS } from '../server/rate-limit';
 import { tokenHash } from '../tokens/otp';
 import { startSession, type AuthMethod } from '../tokens/sessions';
 import { consumeOneTimeToken, normalizedEmail, type OneTimeTokenType } from '../users/credentials';
-import { inTransaction, NOW, updateUser, userById, userByTokenHash, type Queryable, type UserRow } from '../users/store';
+import { NOW, updateUser, userById, userByTokenHash, type Queryable, type UserRow } from '../users/store';
 import { registerAuthRoute, type HandlerArgs } from './register';
 import { redirectOf } from './sign-up';
 
@@ -106,11 +107,11 @@ async function verifyPost({ ctx, req, request, body }: HandlerArgs) {
   else {
     if (typeof body.phone === 'string' && body.phone && !body.email) throw new AuthError(422, 'phone_provider_disabled', AuthMessages.phoneProviderDisabled);
     const email = normalizedEmail(typeof body.email === 'string' ? body.email : undefined);
-    const user = await inTransaction(req.pool, (db) => db.query<{ email_change: string | null }>('select email_change from auth.users where lower(email) = lower($1) and deleted_at is null limit 1', [email]));
+    const user = await withClientTransaction(req.pool, (db) => db.query<{ email_change: string | null }>('select email_change from auth.users where lower(email) = lower($1) and deleted_at is null limit 1', [email]));
     const addresses = [email, ...(type === 'email_change' && user.rows[0]?.email_change ? [user.rows[0].email_change] : [])];
     candidates = addresses.flatMap((address) => [tokenHash(address, token), tokenHash(address, token, true)]);
   }
-  return inTransaction(req.pool, async (db) => {
+  return withClientTransaction(req.pool, async (db) => {
     const verified = await verifyCode(ctx, req, { request }, db, type, candidates);
     if (verified.kind === 'pending') return { msg: verified.message, code: 200 };
     return startSession(db, req, verified.user, verified.method);
@@ -130,7 +131,7 @@ async function verifyGet({ ctx, req, request, reply, query }: HandlerArgs) {
   try {
     checkVerifyLimit(ctx, req);
     if (!hash) throw new AuthError(403, 'otp_expired', AuthMessages.otpExpired);
-    outcome = await inTransaction(req.pool, async (db) => {
+    outcome = await withClientTransaction(req.pool, async (db) => {
       const verified = await verifyCode(ctx, req, { request }, db, type, [hash]);
       if (verified.kind === 'pending') return verified;
       if (!verified.pkce) return { kind: 'session' as const, session: await startSession(db, req, verified.user, verified.method) };

@@ -236,19 +236,3 @@ export function userJson(user: UserRow): AuthApiUser {
   if (user.factors.length > 0) json.factors = user.factors.map(factorJson);
   return json;
 }
-
-/** Runs `work` in one transaction on a client of `pool`. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
