@@ -1,11 +1,8 @@
 import pg from 'pg';
-import { badRequest, type SqlQuery } from '@dash/service-kit';
+import { badRequest, hasSqlState, isDataException, SqlState, withClientTransaction, type SqlQuery } from '@dash/service-kit';
 import type { PartitionManager } from './db/partitions';
 import { insertEventsQuery, type EventRow } from './sql/events';
 import { daysOf } from './sql/partitions';
-
-/** "no partition of relation found for row": a remembered partition was dropped (by the sweeper, say). */
-const NO_PARTITION = '23514';
 
 /**
  * Stores a batch in one multi-row insert, creating its days' partitions first. `alongside` runs in the
@@ -22,7 +19,8 @@ export async function storeInPartitions(pool: pg.Pool, partitions: PartitionMana
   try {
     await insert(pool, query, alongside);
   } catch (error) {
-    if ((error as { code?: string }).code !== NO_PARTITION) throw error;
+    // check_violation "no partition of relation found for row": a remembered partition was dropped (by the sweeper, say).
+    if (!hasSqlState(error, SqlState.CheckViolation)) throw error;
     partitions.forget(days);
     await partitions.ensure(days);
     await insert(pool, query, alongside);
@@ -30,20 +28,17 @@ export async function storeInPartitions(pool: pg.Pool, partitions: PartitionMana
 }
 
 async function insert(pool: pg.Pool, query: SqlQuery, alongside: SqlQuery | undefined): Promise<void> {
-  const client = await pool.connect();
   try {
-    if (alongside) await client.query('begin');
-    await client.query(query.text, query.values);
-    if (alongside) {
-      await client.query(alongside.text, alongside.values);
-      await client.query('commit');
+    if (!alongside) await pool.query(query.text, query.values);
+    else {
+      await withClientTransaction(pool, async (client) => {
+        await client.query(query.text, query.values);
+        await client.query(alongside.text, alongside.values);
+      });
     }
   } catch (error) {
-    if (alongside) await client.query('rollback').catch(() => {});
     // Values Postgres cannot store (a NUL character in text or JSON): the sender's mistake.
-    if (error instanceof pg.DatabaseError && error.code?.startsWith('22')) throw badRequest(error.message, error.code);
+    if (error instanceof pg.DatabaseError && isDataException(error)) throw badRequest(error.message, error.code);
     throw error;
-  } finally {
-    client.release();
   }
 }

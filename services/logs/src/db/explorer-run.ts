@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { badRequest, EXPLORER_SESSION_SETTINGS, HttpError, isStatementError } from '@dash/service-kit';
+import { badRequest, EXPLORER_SESSION_SETTINGS, HttpError, isStatementError, SqlState } from '@dash/service-kit';
 import { ExplorerMessages, histogramIntervalSeconds, type EventsHistogram, type ExplorerQueryResult, type LogExplorerTable } from '@dash/contracts';
 import { cappedQuerySql, columnTypesSql, EXPLORER_WRAP_PREFIX, explorerBeginSql, histogramSql } from '../sql/explorer';
 
@@ -19,10 +19,6 @@ export interface ExplorerRun {
 
 /** Tables the histogram counts when the query reads none (`select now()`). */
 const DEFAULT_HISTOGRAM_TABLES: readonly LogExplorerTable[] = ['edge_logs'];
-
-const QUERY_CANCELED = '57014';
-/** configuration_limit_exceeded: the role's temp_file_limit stopped the query. */
-const TEMP_FILE_LIMIT = '53400';
 
 /**
  * Result values as JSON can carry them: int8 (counts) as numbers while exact, times without a zone,
@@ -45,8 +41,11 @@ const resultTypes = {
 
 /** A statement error as the client should see it: Postgres's message, with its position in the user's text. */
 function statementError(error: pg.DatabaseError, run: ExplorerRun): HttpError {
-  if (error.code === QUERY_CANCELED) return badRequest(ExplorerMessages.timeout, QUERY_CANCELED);
-  if (error.code === TEMP_FILE_LIMIT) return badRequest(ExplorerMessages.tooMuchTempSpace(EXPLORER_SESSION_SETTINGS.temp_file_limit), TEMP_FILE_LIMIT);
+  if (error.code === SqlState.QueryCanceled) return badRequest(ExplorerMessages.timeout, SqlState.QueryCanceled);
+  // The role's temp_file_limit stopped the query.
+  if (error.code === SqlState.ConfigurationLimitExceeded) {
+    return badRequest(ExplorerMessages.tooMuchTempSpace(EXPLORER_SESSION_SETTINGS.temp_file_limit), SqlState.ConfigurationLimitExceeded);
+  }
   const inStatement = error.position ? Number(error.position) - EXPLORER_WRAP_PREFIX.length : 0;
   const inside = inStatement > 0 && inStatement <= run.statement.length;
   return new HttpError(400, error.message, error.code, {

@@ -1,8 +1,9 @@
 import type pg from 'pg';
+import { hasSqlState, SqlState, withClientTransaction } from '@dash/service-kit';
 import { createPartitionSql, partitionName, EVENTS_TABLE, LOGS_SCHEMA } from '../sql/partitions';
 
 /** Codes a concurrent creation of the same partition can raise despite `if not exists`. */
-const RACE_CODES = new Set(['42P07', '23505', '42P17']);
+const RACE_CODES = [SqlState.DuplicateTable, SqlState.UniqueViolation, SqlState.InvalidObjectDefinition] as const;
 
 /**
  * Creates day partitions of logs.events (or another day-partitioned table of the logs schema) on
@@ -40,23 +41,18 @@ export class PartitionManager {
   }
 
   private async create(day: string): Promise<void> {
-    const client = await this.pool.connect();
     try {
-      await client.query('begin');
-      await client.query(`select pg_advisory_xact_lock(hashtext($1))`, [`${LOGS_SCHEMA}.${this.table} partitions`]);
-      await client.query(createPartitionSql(day, this.table));
-      await client.query('commit');
+      await withClientTransaction(this.pool, async (client) => {
+        await client.query(`select pg_advisory_xact_lock(hashtext($1))`, [`${LOGS_SCHEMA}.${this.table} partitions`]);
+        await client.query(createPartitionSql(day, this.table));
+      });
     } catch (error) {
-      await client.query('rollback').catch(() => {});
-      const code = (error as { code?: string }).code;
-      if (!code || !RACE_CODES.has(code) || !(await this.exists(client, day))) throw error;
-    } finally {
-      client.release();
+      if (!hasSqlState(error, ...RACE_CODES) || !(await this.exists(day))) throw error;
     }
   }
 
-  private async exists(client: pg.PoolClient, day: string): Promise<boolean> {
-    const { rows } = await client.query<{ ok: boolean }>(
+  private async exists(day: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ ok: boolean }>(
       `select exists (
          select 1 from pg_inherits i
          join pg_class c on c.oid = i.inhrelid join pg_namespace n on n.oid = c.relnamespace

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { warehouseRoutes, WarehouseMessages, type EventCollection, type WarehouseAccessToken } from '@dash/contracts';
-import { addRoute, badRequest, conflict, notFound, userOf } from '@dash/service-kit';
+import { addRoute, badRequest, conflict, isUniqueViolation, notFound, userOf } from '@dash/service-kit';
 import {
   deleteAccessTokenQuery,
   deleteCollectionQuery,
@@ -28,7 +27,6 @@ interface TokenRow {
   created_at: Date;
 }
 
-const UNIQUE_VIOLATION = '23505';
 const toCollection = (row: CollectionRow): EventCollection => ({ ...row, created_at: row.created_at.toISOString() });
 const toToken = (row: TokenRow): WarehouseAccessToken => ({ ...row, created_at: row.created_at.toISOString() });
 
@@ -121,5 +119,5 @@ export async function warehouseRoutesPlugin(
 }
 
 function duplicateOr(error: unknown, name: string): unknown {
-  return error instanceof pg.DatabaseError && error.code === UNIQUE_VIOLATION ? conflict(WarehouseMessages.duplicateName(name)) : error;
+  return isUniqueViolation(error) ? conflict(WarehouseMessages.duplicateName(name)) : error;
 }
