@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { hookEnabledKey, hookSecretsKey, hookUriKey, type AuthHook } from '@dash/contracts';
-import { quoteIdent, type JwtClaims } from '@dash/service-kit';
+import { hasSqlState, quoteIdent, SqlState, type JwtClaims } from '@dash/service-kit';
 import type { AuthRequest } from '../server/context';
 import { AuthError } from '../server/errors';
 import type { Queryable, UserRow } from '../users/store';
@@ -47,7 +47,7 @@ async function postgresHook(db: Queryable, uri: string, input: Record<string, un
     await db.query('rollback to savepoint auth_hook').catch(() => {});
     if (error instanceof AuthError) throw error;
     const pgError = error as { code?: string; message?: string };
-    if (pgError.code === '57014') throw new AuthError(422, 'hook_timeout', 'Failed to reach hook within maximum time of 2.000000 seconds');
+    if (hasSqlState(error, SqlState.QueryCanceled)) throw new AuthError(422, 'hook_timeout', 'Failed to reach hook within maximum time of 2.000000 seconds');
     throw new AuthError(500, 'unexpected_failure', `Error running hook URI: ${uri} (${pgError.message ?? 'failed'})`);
   }
 }
