@@ -34,7 +34,7 @@ const DESCRIPTIONS: Record<LogSourceName, string> = {
   postgres: "The project's Postgres server log: errors, statements slower than a second, and connections.",
   postgrest: "Requests to the project's data REST API: reading and writing table rows and running queries.",
   pooler: 'Connections through the connection pooler.',
-  auth: 'Sign-ins, sign-outs, MFA challenges and access token use by the members of this project.',
+  auth: 'Requests to the project\'s auth API (sign-ups, sign-ins, token refreshes, links, MFA, admin calls) with their audit action, and the dashboard sign-ins of this project\'s members.',
   storage: 'Every request to Storage: bucket, object, operation, bytes moved, status and role.',
   realtime: 'Realtime channel events.',
 };

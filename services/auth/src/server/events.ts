@@ -79,7 +79,8 @@ export function authLogEvent(request: FastifyRequest, reply: FastifyReply): LogE
     source: 'auth',
     project_ref: ref,
     timestamp: new Date(Date.now() - reply.elapsedTime).toISOString(),
-    event_message: `${audit ? `${audit.action}: ` : ''}${request.method} ${path} ${status}`,
+    // The action and the user's address lead the message, so the logs' search finds a user's events by email.
+    event_message: `${audit ? `${audit.action}${audit.actor?.email ? ` ${audit.actor.email}` : ''}: ` : ''}${request.method} ${path} ${status}`,
     metadata,
   };
 }
