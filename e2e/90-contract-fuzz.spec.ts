@@ -370,7 +370,8 @@ test('every contract route answers hostile input with a 4xx and a message, never
         try {
           const response = await caller.ctx.fetch(url, {
             method: route.method,
-            headers: { ...caller.headers, ...(c.body ? { 'content-type': c.body.contentType } : {}), ...c.headers },
+            // The auth API answers GoTrue's `{ code, message }` to the API version auth-js always asks for (its legacy shape has `msg`).
+            headers: { ...caller.headers, ...(route.service === 'auth' ? { 'x-supabase-api-version': '2024-01-01' } : {}), ...(c.body ? { 'content-type': c.body.contentType } : {}), ...c.headers },
             data: c.body?.data,
             timeout: REQUEST_TIMEOUT_MS,
             maxRedirects: 0,

@@ -121,6 +121,7 @@ test('hostile requests to every auth API route: no 5xx, GoTrue error bodies, no 
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const chance = (p: number) => random() < p;
   const address = () => `afz-${Math.floor(random() * 1e9)}-${tag}@example.com`;
+  const uuid = () => 'xxxxxxxx-xxxx-4xxx-8xxx-xxxxxxxxxxxx'.replace(/x/g, () => Math.floor(random() * 16).toString(16));
 
   /** A request each route's handler accepts (or refuses for a reason of its own): the base the hostile changes start from. */
   const baseOf = (name: keyof typeof authApiRoutes): { query: Record<string, string>; body?: Record<string, unknown>; bearer?: string; params?: Record<string, string> } => {
@@ -130,7 +131,7 @@ test('hostile requests to every auth API route: no 5xx, GoTrue error bodies, no 
       case 'token':
         return chance(0.5)
           ? { query: { grant_type: 'password' }, body: { email: userA.email, password: PASSWORD } }
-          : { query: { grant_type: pick(['refresh_token', 'pkce']) }, body: { refresh_token: sessionA.refresh_token, auth_code: randomUUID(), code_verifier: 'v'.repeat(43) } };
+          : { query: { grant_type: pick(['refresh_token', 'pkce']) }, body: { refresh_token: sessionA.refresh_token, auth_code: uuid(), code_verifier: 'v'.repeat(43) } };
       case 'verifyPost':
         return { query: {}, body: { type: pick(['signup', 'magiclink', 'recovery', 'email', 'email_change', 'invite']), email: userA.email, token: '123456' } };
       case 'verifyGet':
@@ -162,7 +163,7 @@ test('hostile requests to every auth API route: no 5xx, GoTrue error bodies, no 
       case 'unenrollFactor':
         return { query: {}, body: {}, bearer: sessionA.access_token, params: { factor: factorId } };
       case 'verifyFactor':
-        return { query: {}, body: { challenge_id: randomUUID(), code: '123456' }, bearer: sessionA.access_token, params: { factor: factorId } };
+        return { query: {}, body: { challenge_id: uuid(), code: '123456' }, bearer: sessionA.access_token, params: { factor: factorId } };
       case 'adminListUsers':
         return { query: { page: '1', per_page: '5' }, bearer: keys.service_role };
       case 'adminCreateUser':
@@ -175,7 +176,7 @@ test('hostile requests to every auth API route: no 5xx, GoTrue error bodies, no 
       case 'adminDeleteUser':
         return { query: {}, body: { should_soft_delete: true }, bearer: keys.service_role, params: { id: userC.id } };
       case 'adminDeleteFactor':
-        return { query: {}, bearer: keys.service_role, params: { id: userC.id, factor: randomUUID() } };
+        return { query: {}, bearer: keys.service_role, params: { id: userC.id, factor: uuid() } };
       case 'adminGenerateLink':
         return { query: {}, body: { type: pick(['magiclink', 'recovery', 'signup', 'invite']), email: address(), password: PASSWORD }, bearer: keys.service_role };
       case 'invite':
@@ -212,7 +213,7 @@ test('hostile requests to every auth API route: no 5xx, GoTrue error bodies, no 
     const params: Record<string, string> = { ref: REF, ...(base.params ?? {}) };
     for (const key of Object.keys(params)) {
       if (chance(key === 'ref' ? 0.03 : 0.25)) {
-        params[key] = key === 'ref' ? pick(['nope', 'constructor', 'x'.repeat(64)]) : pick([randomUUID(), ...STRINGS.slice(0, 20).filter((s) => s.length < 5000)]);
+        params[key] = key === 'ref' ? pick(['nope', 'constructor', 'x'.repeat(64)]) : pick([uuid(), ...STRINGS.slice(0, 20).filter((s) => s.length < 5000)]);
         what.push(`param ${key}`);
       }
     }
