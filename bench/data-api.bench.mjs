@@ -10,10 +10,12 @@
 //     service's own insert statement for the same body (one JSON parameter expanded by Postgres) run with
 //     `pg` as service_role in a transaction (the rest service directly beside it); target ≤ 1.3x.
 // The machine's load average is printed and kept with the results: other work on its cores slows the
-// API's path (gateway, rest service, four round trips to Postgres) more than pg's, so it weighs on the ratios.
+// API's path (two more processes woken per request: the gateway and the rest service) more than pg's, so it
+// weighs on the ratios. The service sends a read's whole transaction in one round trip; the anchor takes three.
 // Data: authors (10,000) ← books (1,000,000, indexed author_id) ← reviews (2,000,000) → reviewers (1,000).
 // Tables are made through the SQL route (owned by the project's admin, as a user's would be); the rows
 // are loaded with `pg` as the superuser, which is quicker than the route and changes nothing measured.
+// Env: DATA_API_BENCH_SECONDS, DATA_API_BENCH_PORT (the gateway's, default 28900), BENCH_NO_BUILD=1 (skip the turbo build).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createRequire } from 'node:module';
@@ -33,6 +35,8 @@ const READ_RUNS = 50;
 const READ_WARMUP = 30;
 const CLIENTS = 50;
 const SECONDS = Number(process.env.DATA_API_BENCH_SECONDS) || 60;
+// The stack's gateway port (it also takes the 19 above it and PORT+100..105): another run's may be in use.
+const PORT = Number(process.env.DATA_API_BENCH_PORT) || 28900;
 const INSERT_ROWS = 10_000;
 const INSERT_RUNS = 7;
 const INSERT_WARMUP = 2;
@@ -96,8 +100,8 @@ async function load(client, headers, clients, ms) {
 }
 
 export default async function dataApi() {
-  buildStack();
-  const stack = await startStack(28900);
+  if (!process.env.BENCH_NO_BUILD) buildStack();
+  const stack = await startStack(PORT);
   const { Pool } = require(path.join(root, 'node_modules', 'pg'));
   const rest = (file) => require(path.join(root, 'services/rest/dist', file));
   const { buildReadSql } = rest('query/sql.js');
