@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ProjectPools } from '@dash/service-kit';
-import { connectProject, isConnectionFailure, projectDbError, type SqlQuery } from '@dash/service-kit';
+import { connectProject, projectDbError, withClientTransaction, type SqlQuery } from '@dash/service-kit';
 
 /** How long a schema change waits for a lock (a busy table) before it gives up with a 400. */
 const DDL_LOCK_TIMEOUT = '10s';
@@ -19,28 +19,20 @@ export interface DdlTransaction {
  * expression, duplicate name) become a 400 with Postgres's message, a lost connection a 503.
  */
 export async function withDdlTransaction<T>(pools: ProjectPools, ref: string, work: (tx: DdlTransaction) => Promise<T>): Promise<T> {
-  const client = await connectProject(pools, ref);
-  let destroy: Error | undefined;
-  let inTransaction = false;
-  const tx: DdlTransaction = {
-    run: async (statements) => {
-      for (const text of statements) await client.query({ text, queryMode: 'extended' } as pg.QueryConfig);
-    },
-    query: async <R extends pg.QueryResultRow>(q: SqlQuery) => (await client.query<R>(q.text, q.values)).rows,
-  };
   try {
-    // The builders quote literals for standard_conforming_strings = on (backslashes are plain characters).
-    await client.query(`begin; set local standard_conforming_strings = on; set local lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
-    inTransaction = true;
-    const result = await work(tx);
-    await client.query('commit');
-    inTransaction = false;
-    return result;
+    return await withClientTransaction(
+      { connect: () => connectProject(pools, ref) },
+      (client) =>
+        work({
+          run: async (statements) => {
+            for (const text of statements) await client.query({ text, queryMode: 'extended' } as pg.QueryConfig);
+          },
+          query: async <R extends pg.QueryResultRow>(q: SqlQuery) => (await client.query<R>(q.text, q.values)).rows,
+        }),
+      // The builders quote literals for standard_conforming_strings = on (backslashes are plain characters).
+      { settings: { standard_conforming_strings: 'on', lock_timeout: DDL_LOCK_TIMEOUT } },
+    );
   } catch (error) {
-    if (isConnectionFailure(error)) destroy = error as Error;
-    else if (inTransaction) await client.query('rollback').catch((e: Error) => (destroy = e));
     throw projectDbError(error);
-  } finally {
-    client.release(destroy);
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { SQL_EXPORT_TOKEN_TTL_SECONDS, type ExportFormat } from '@dash/contracts';
-import { badRequest, HttpError, notFound, type ProjectPools } from '@dash/service-kit';
+import { badRequest, HttpError, notFound, SqlState, type ProjectPools } from '@dash/service-kit';
 import {
   copyCsvStatement,
   declareCursorStatement,
@@ -78,8 +78,8 @@ export async function checkExportable(pools: ProjectPools, ref: string, access: 
     });
   } catch (error) {
     // A write (or any statement a cursor cannot hold) is a syntax error where the statement starts.
-    if (error instanceof HttpError && error.code === '42601' && error.details?.position === statement.start + 1) {
-      throw badRequest(EXPORT_ONE_STATEMENT, '42601');
+    if (error instanceof HttpError && error.code === SqlState.SyntaxError && error.details?.position === statement.start + 1) {
+      throw badRequest(EXPORT_ONE_STATEMENT, SqlState.SyntaxError);
     }
     throw error;
   }

@@ -6,6 +6,7 @@ import {
   isConnectionFailure,
   isStatementError,
   projectDbError,
+  SqlState,
   type ProjectPools,
   type ProjectRole,
 } from '@dash/service-kit';
@@ -39,10 +40,10 @@ function stoppedBy(error: unknown): HttpError | null {
   if (!(error instanceof pg.DatabaseError)) return null;
   // Postgres's own words stay, as the detail.
   const stopped = (status: number, message: string) => new HttpError(status, message, error.code, { detail: error.message });
-  const cancelled = error.code === '57014' ? CANCELLED_BY[error.message] : undefined;
+  const cancelled = error.code === SqlState.QueryCanceled ? CANCELLED_BY[error.message] : undefined;
   if (cancelled) return stopped(400, cancelled);
-  if (error.code === '57P01') return stopped(400, Messages.queryTerminated);
-  if (error.code === '57P02') return stopped(503, Messages.queryCrashEnded);
+  if (error.code === SqlState.AdminShutdown) return stopped(400, Messages.queryTerminated);
+  if (error.code === SqlState.CrashShutdown) return stopped(503, Messages.queryCrashEnded);
   return null;
 }
 

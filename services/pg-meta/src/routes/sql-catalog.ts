@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { sqlEditorRoutes, type CompletionCatalog, type RunningQuery } from '@dash/contracts';
-import { addRoute, forbidden, isStatementError, notFound, projectDbError, projectQuery, type SqlQuery } from '@dash/service-kit';
+import { addRoute, forbidden, isStatementError, notFound, projectDbError, projectQuery, SqlState, type SqlQuery } from '@dash/service-kit';
 import { completionFunctionsQuery, completionRelationsQuery, completionSchemasQuery } from '../sql/completions';
 import { listRunningQueriesQuery, terminateBackendQuery } from '../sql/running-queries';
 import { suggestTitle } from '../sql/sql-title';
 import type { PgMetaContext } from '../app';
 
-/** Postgres's SQLSTATE for a refused privilege (ending a backend of a role one is not a member of). */
-const INSUFFICIENT_PRIVILEGE = '42501';
-
 export const SqlCatalogMessages = {
   noRunningQuery: (pid: number) => `No running query with pid ${pid}`,
 } as const;
 
-/** A Postgres refusal is a 403 with Postgres's own message; other failures map as everywhere else. */
+/**
+ * A Postgres refusal (ending a backend of a role one is not a member of) is a 403 with Postgres's own
+ * message; other failures map as everywhere else.
+ */
 function catalogError(error: unknown): unknown {
-  if (isStatementError(error) && error.code === INSUFFICIENT_PRIVILEGE) return forbidden(error.message);
+  if (isStatementError(error) && error.code === SqlState.InsufficientPrivilege) return forbidden(error.message);
   return projectDbError(error);
 }
 

@@ -1,6 +1,6 @@
 import { hasSqlDetails, parse } from 'libpg-query';
 import { Messages } from '@dash/contracts';
-import { HttpError } from '@dash/service-kit';
+import { HttpError, SqlState } from '@dash/service-kit';
 import { statementHeads } from './statements';
 
 /*
@@ -114,7 +114,7 @@ export async function checkReadOnlyText(text: string): Promise<void> {
     tree = (await parse(text)) as { stmts?: RawStmt[] };
   } catch (error) {
     // The parser's cursor counts code points already.
-    if (hasSqlDetails(error)) throw new HttpError(400, error.message, '42601', { position: Math.max(0, error.sqlDetails.cursorPosition) + 1 });
+    if (hasSqlDetails(error)) throw new HttpError(400, error.message, SqlState.SyntaxError, { position: Math.max(0, error.sqlDetails.cursorPosition) + 1 });
     // Writing out the tree of `1+1+…+1` (thousands deep) overflows the stack. By name: the error may
     // come from another realm than this module's RangeError (Jest's).
     if ((error as Error | undefined)?.name === 'RangeError') throw new HttpError(400, Messages.readOnlyRunUnchecked);

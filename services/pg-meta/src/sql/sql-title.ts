@@ -1,5 +1,5 @@
 import { parse } from 'libpg-query';
-import { HttpError } from '@dash/service-kit';
+import { HttpError, SqlState } from '@dash/service-kit';
 import { plural } from '@dash/contracts';
 
 /*
@@ -865,7 +865,7 @@ export async function suggestTitle(sql: string): Promise<SqlTitle> {
     const message = details?.message ?? (error as Error).message ?? 'The text could not be parsed';
     // The parser counts characters from 0; the error reply's position is Postgres's, counted from 1.
     const position = typeof details?.cursorPosition === 'number' ? details.cursorPosition + 1 : undefined;
-    throw new HttpError(400, message, '42601', position !== undefined ? { position } : undefined);
+    throw new HttpError(400, message, SqlState.SyntaxError, position !== undefined ? { position } : undefined);
   }
   return titleOfParseTree(tree);
 }
