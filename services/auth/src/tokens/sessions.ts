@@ -17,19 +17,38 @@ interface SessionRow {
   not_after: Date | null;
 }
 
-/** A new session of `user` and its first refresh token; records the sign-in on the user and identity. */
+/**
+ * A new session of `user` and its first refresh token; records the sign-in on the user and its identities.
+ * One statement (a sign-in is the auth API's busiest write): the session, its first `amr` claim and refresh
+ * token, and the sign-in times, answering what the token needs.
+ */
 export async function startSession(db: Queryable, req: AuthRequest, user: UserRow, method: AuthMethod): Promise<AuthApiSession> {
   const sessionId = randomUUID();
-  await db.query('insert into auth.sessions (id, user_id, aal, created_at, updated_at, user_agent, ip) values ($1, $2, $3, now(), now(), $4, $5)', [
-    sessionId, user.id, 'aal1', req.userAgent, ipOrNull(req.ip),
-  ]);
-  await db.query('insert into auth.mfa_amr_claims (session_id, authentication_method) values ($1, $2)', [sessionId, method]);
   const token = generateRefreshToken();
-  await db.query('insert into auth.refresh_tokens (token, user_id, session_id, revoked, parent) values ($1, $2, $3, false, null)', [token, user.id, sessionId]);
-  await db.query('update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1', [user.id]);
-  await db.query('update auth.identities set last_sign_in_at = now() where user_id = $1', [user.id]);
-  const fresh = (await userById(db, user.id))!;
-  return sessionResponse(db, req, fresh, sessionId, token, method);
+  const { rows } = await db.query<{ at: string; signed_in: Date }>(
+    `with session as (
+       insert into auth.sessions (id, user_id, aal, created_at, updated_at, user_agent, ip) values ($1, $2, 'aal1', now(), now(), $3, $4) returning id
+     ), amr as (
+       insert into auth.mfa_amr_claims (session_id, authentication_method) select id, $5 from session returning created_at
+     ), refresh as (
+       insert into auth.refresh_tokens (token, user_id, session_id, revoked, parent) select $6, $2, id, false, null from session
+     ), signed_in as (
+       update auth.users set last_sign_in_at = now(), updated_at = now() where id = $2 returning last_sign_in_at
+     ), identities as (
+       update auth.identities set last_sign_in_at = now() where user_id = $2
+     )
+     select (select extract(epoch from created_at)::int8 from amr) as at, (select last_sign_in_at from signed_in) as signed_in`,
+    [sessionId, user.id, req.userAgent, ipOrNull(req.ip), method, token],
+  );
+  const signedIn = rows[0]!.signed_in;
+  const iso = signedIn.toISOString();
+  const fresh: UserRow = {
+    ...user,
+    last_sign_in_at: signedIn,
+    updated_at: signedIn,
+    identities: user.identities.map((identity) => ({ ...identity, last_sign_in_at: iso })),
+  };
+  return sessionResponse(db, req, fresh, sessionId, token, method, { aal: 'aal1', amr: [{ method, timestamp: Number(rows[0]!.at) }] });
 }
 
 /** Postgres `inet` takes addresses, not the `unknown` a direct call may have. */
@@ -38,13 +57,27 @@ function ipOrNull(ip: string): string | null {
 }
 
 /** The access token's claims and the session reply (GoTrue's `AccessTokenResponse`). */
-export async function sessionResponse(db: Queryable, req: AuthRequest, user: UserRow, sessionId: string, refreshToken: string, method: AuthMethod): Promise<AuthApiSession> {
-  const { rows: amrRows } = await db.query<{ authentication_method: string; at: number }>(
-    'select authentication_method, extract(epoch from created_at)::int8 as at from auth.mfa_amr_claims where session_id = $1 order by created_at desc',
+/** A session's assurance level and `amr` claims, newest first. */
+async function sessionClaims(db: Queryable, sessionId: string): Promise<{ aal: string; amr: { method: string; timestamp: number }[] }> {
+  const { rows } = await db.query<{ authentication_method: string; at: string; aal: string | null }>(
+    `select c.authentication_method, extract(epoch from c.created_at)::int8 as at, s.aal
+     from auth.sessions s left join auth.mfa_amr_claims c on c.session_id = s.id where s.id = $1 order by c.created_at desc`,
     [sessionId],
   );
-  const { rows: sessionRows } = await db.query<SessionRow>('select id, user_id, aal, not_after from auth.sessions where id = $1', [sessionId]);
-  const aal = sessionRows[0]?.aal ?? 'aal1';
+  return { aal: rows[0]?.aal ?? 'aal1', amr: rows.filter((row) => row.authentication_method !== null).map((row) => ({ method: row.authentication_method, timestamp: Number(row.at) })) };
+}
+
+/** The access token's claims and the session reply (GoTrue's `AccessTokenResponse`); `known` skips reading what the caller just wrote. */
+export async function sessionResponse(
+  db: Queryable,
+  req: AuthRequest,
+  user: UserRow,
+  sessionId: string,
+  refreshToken: string,
+  method: AuthMethod,
+  known?: { aal: string; amr: { method: string; timestamp: number }[] },
+): Promise<AuthApiSession> {
+  const { aal, amr } = known ?? (await sessionClaims(db, sessionId));
   const now = Math.floor(Date.now() / 1000);
   const expiresIn = req.settings.config.jwt_expiry;
   const claims: JwtClaims = {
@@ -59,7 +92,7 @@ export async function sessionResponse(db: Queryable, req: AuthRequest, user: Use
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role ?? 'authenticated',
     aal,
-    amr: amrRows.map((row) => ({ method: row.authentication_method, timestamp: Number(row.at) })),
+    amr,
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
   };
