@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { StorageApiMessages, type Bucket, type ObjectMetadata } from '@dash/contracts';
-import { projectDbError, projectQuery, projectTransaction, type DatabaseCaller } from '@dash/service-kit';
+import { projectDbError, projectQuery, projectTransaction, SqlState, type DatabaseCaller } from '@dash/service-kit';
 import { accessDenied, alreadyExists, invalidKey, noSuchBucket, noSuchKey } from '../api-errors';
 import { BytesNotFoundError, objectStorageKey } from '../backend/types';
 import { objectNameError } from '../object-keys';
@@ -95,11 +95,11 @@ export async function findBucket(ctx: StorageContext, ref: string, bucketId: str
 /** Postgres's refusals of a write on `storage.objects`, as the storage API answers them. */
 export function objectWriteError(error: unknown): unknown {
   if (error instanceof pg.DatabaseError) {
-    if (error.code === '23505') return alreadyExists();
+    if (error.code === SqlState.UniqueViolation) return alreadyExists();
     // A WITH CHECK policy refused the row, or the role lacks the privilege.
-    if (error.code === '42501') return accessDenied(StorageApiMessages.rowLevelSecurity);
+    if (error.code === SqlState.InsufficientPrivilege) return accessDenied(StorageApiMessages.rowLevelSecurity);
     // The bucket went away meanwhile.
-    if (error.code === '23503') return noSuchBucket();
+    if (error.code === SqlState.ForeignKeyViolation) return noSuchBucket();
   }
   return projectDbError(error);
 }

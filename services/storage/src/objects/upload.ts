@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import { StorageApiMessages, type ObjectMetadata } from '@dash/contracts';
-import { badRequest, type DatabaseCaller } from '@dash/service-kit';
+import { badRequest, isUniqueViolation, type DatabaseCaller } from '@dash/service-kit';
 import { accessDenied, entityTooLarge } from '../api-errors';
 import { objectStorageKey, ObjectTooLargeError, type StoredBytes } from '../backend/types';
 import { insertObjectQuery, lockObjectQuery, replaceObjectQuery, type ObjectRow } from '../sql/objects';
@@ -52,8 +52,6 @@ export function objectMetadata(stored: StoredBytes, contentType: string, cacheCo
     httpStatusCode: 200,
   };
 }
-
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === '23505';
 
 /**
  * Writes an object's row as the caller inside their transaction: a plain insert (a taken name fails

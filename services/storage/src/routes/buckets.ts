@@ -4,8 +4,10 @@ import { Messages, policyBucket, StorageApiMessages, storageRoutes, type ApiList
 import {
   addRoute,
   badRequest,
+  isDataException,
   projectDbError,
   projectTransaction,
+  SqlState,
   type DatabaseCaller,
   type SqlQuery,
 } from '@dash/service-kit';
@@ -58,11 +60,11 @@ const toBucket = (row: BucketRow): Bucket => ({
 /** Postgres's refusals as the client's mistakes: a taken name, a row-level security refusal, a bad value. */
 function bucketError(error: unknown, bucketId: string): unknown {
   if (error instanceof pg.DatabaseError) {
-    if (error.code === '23505') return alreadyExists(`The resource already exists: bucket "${bucketId}"`);
+    if (error.code === SqlState.UniqueViolation) return alreadyExists(`The resource already exists: bucket "${bucketId}"`);
     // An object still references the bucket (one the caller cannot see, or one uploaded meanwhile).
-    if (error.code === '23503') return bucketNotEmpty();
-    if (error.code === '42501') return writeRefused(error.message);
-    if (error.code === '23514' || error.code?.startsWith('22')) return badRequest(error.message, error.code);
+    if (error.code === SqlState.ForeignKeyViolation) return bucketNotEmpty();
+    if (error.code === SqlState.InsufficientPrivilege) return writeRefused(error.message);
+    if (error.code === SqlState.CheckViolation || isDataException(error)) return badRequest(error.message, error.code);
   }
   return projectDbError(error);
 }
