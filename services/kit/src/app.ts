@@ -30,6 +30,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, databaseUnavailable
 import { verifyForwardedClient, verifyIdentity } from './identity';
 import type { JwtClaims } from './jwt';
 import { redactedUrl } from './log-redaction';
+import { isDataException, isUniqueViolation } from './pg-errors';
 
 /** The caller of a `project_key` route, as the service's verifier found it in the request's token. */
 export interface ProjectKeyCaller {
@@ -133,10 +134,10 @@ export function createServiceApp(options: ServiceOptions): ServiceApp {
     }
     // SQLSTATE class 22, data exception: a value the client sent that Postgres cannot hold (NUL in text,
     // a year 0, a number out of range). The client's mistake, whichever query met it.
-    if (error instanceof pg.DatabaseError && error.code?.startsWith('22')) return sendError(reply, 400, error.message, error.code);
+    if (error instanceof pg.DatabaseError && isDataException(error)) return sendError(reply, 400, error.message, error.code);
     // SQLSTATE 23505, unique violation: what the request would make exists already, typically made by a
     // request running at the same time, whose row the handler's own check could not see yet.
-    if (error instanceof pg.DatabaseError && error.code === '23505') return sendError(reply, 409, error.message, error.code);
+    if (error instanceof pg.DatabaseError && isUniqueViolation(error)) return sendError(reply, 409, error.message, error.code);
     // The database connection failed (Postgres restarting, say): a 503 the client may retry, whichever
     // query met it. Pools drop the broken clients and connect again on the next request.
     if (isConnectionFailure(error)) {

@@ -1,6 +1,7 @@
 import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
 import pg from 'pg';
 import { quoteIdent as quoteSqlIdent, quoteLiteral as quoteSqlLiteral } from '@dash/contracts';
+import { hasSqlState, SqlState } from './pg-errors';
 
 // int8 (counts, sizes) as JS numbers: every int8 the platform reads is far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -72,7 +73,7 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
         await client.query(`create database ${quoteIdent(name)}`);
       } catch (error) {
         // Another process created it between the check and the create.
-        if ((error as { code?: string }).code !== '42P04') throw error;
+        if (!hasSqlState(error, SqlState.DuplicateDatabase)) throw error;
       }
     }
   } finally {

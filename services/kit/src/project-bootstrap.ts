@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { databaseOf, quoteIdent, quoteLiteral, standaloneClient } from './db';
+import { inTransaction } from './transaction';
 
 /**
  * A project database and its roles.
@@ -567,27 +568,24 @@ export async function bootstrapProjectDatabase(
   await client.connect();
   try {
     const version = Number((await client.query<{ v: string }>(`select current_setting('server_version_num') as v`)).rows[0]!.v);
-    await client.query('begin');
-    await client.query(CLUSTER_ROLES_SQL);
-    // Roles are cluster-wide: two bootstraps of one project must not both create them.
-    await client.query('select pg_advisory_xact_lock(hashtext($1))', [`dash-project-roles:${database}`]);
-    const { rows } = await client.query<{ rolname: string }>('select rolname from pg_roles where rolname = any($1)', [
-      PROJECT_ROLES.map((role) => projectRoleName(database, role)),
-    ]);
-    for (const statement of projectRoleStatements(database, passwords, version, new Set(rows.map((r) => r.rolname)))) {
-      await client.query(statement);
-    }
-    await client.query(STAT_STATEMENTS_SQL);
-    await client.query(PGCRYPTO_SQL);
-    await client.query(SCHEMA_RELOAD_SQL);
-    await client.query(`set local role ${quoteIdent(projectRoleName(database, 'admin'))}`);
-    await client.query(PROJECT_OBJECTS_SQL);
-    await client.query('reset role');
-    for (const statement of projectGrantStatements(database)) await client.query(statement);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
+    await inTransaction(client, async () => {
+      await client.query(CLUSTER_ROLES_SQL);
+      // Roles are cluster-wide: two bootstraps of one project must not both create them.
+      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`dash-project-roles:${database}`]);
+      const { rows } = await client.query<{ rolname: string }>('select rolname from pg_roles where rolname = any($1)', [
+        PROJECT_ROLES.map((role) => projectRoleName(database, role)),
+      ]);
+      for (const statement of projectRoleStatements(database, passwords, version, new Set(rows.map((r) => r.rolname)))) {
+        await client.query(statement);
+      }
+      await client.query(STAT_STATEMENTS_SQL);
+      await client.query(PGCRYPTO_SQL);
+      await client.query(SCHEMA_RELOAD_SQL);
+      await client.query(`set local role ${quoteIdent(projectRoleName(database, 'admin'))}`);
+      await client.query(PROJECT_OBJECTS_SQL);
+      await client.query('reset role');
+      for (const statement of projectGrantStatements(database)) await client.query(statement);
+    });
   } finally {
     await client.end();
   }

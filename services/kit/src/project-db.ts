@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { badRequest, HttpError } from './errors';
 import { databaseUnavailable, isConnectionFailure } from './connection-errors';
+import { hasSqlState, SqlState } from './pg-errors';
 import type { ProjectPools } from './project-pools';
 import type { ProjectRole } from './project-bootstrap';
 
@@ -58,9 +59,6 @@ const preparedStatement = (query: SqlQuery): pg.QueryConfig => ({
   values: query.values as unknown[] | undefined,
 });
 
-/** SQLSTATE invalid_sql_statement_name: the connection has no statement of that name. */
-const isStatementLost = (error: unknown) => (error as { code?: unknown }).code === '26000';
-
 /**
  * Runs one query of ours on the project database as the connection's own (admin) user: the dashboard's
  * view. Postgres errors are rethrown for the route to map; a lost connection is a 503 and the client
@@ -73,7 +71,7 @@ export async function projectQuery<T extends pg.QueryResultRow>(pools: ProjectPo
     client.release();
     return result.rows;
   } catch (error) {
-    if (options.prepared && isStatementLost(error)) {
+    if (options.prepared && hasSqlState(error, SqlState.InvalidSqlStatementName)) {
       // The connection dropped its statements (a SQL editor session ends with `discard all`) while `pg`
       // still believes this one parsed: the connection is closed, and the query runs once, unprepared, on another.
       client.release(error as Error);

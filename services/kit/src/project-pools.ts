@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { platformRoutes, type RouteReply } from '@dash/contracts';
 import { createPool } from './db';
+import { hasSqlState, SqlState } from './pg-errors';
 import type { ProjectRole } from './project-bootstrap';
 import { cachedPerProject, callService } from './service-calls';
 
@@ -29,9 +30,6 @@ export function platformDataApiSettings(platformUrl: string, secret: string, ser
     callService(platformUrl, secret, serviceName, platformRoutes.projectDataApiSettings, { params: { ref }, notFound: PROJECT_NOT_FOUND }),
   );
 }
-
-/** SQLSTATE invalid_password: the server refused the login's password. */
-const INVALID_PASSWORD = '28P01';
 
 /** One pool per project database and role, created on first use. */
 export class ProjectPools {
@@ -70,7 +68,8 @@ export class ProjectPools {
     try {
       return await pool.connect();
     } catch (error) {
-      if ((error as { code?: unknown }).code !== INVALID_PASSWORD) throw error;
+      // The server refused the login's password (rotated since the pool was made).
+      if (!hasSqlState(error, SqlState.InvalidPassword)) throw error;
       const key = `${role}:${ref}`;
       // Requests that failed together drop the stale pool once; later ones find the new pool.
       if (this.pools.get(key) === cached) {
