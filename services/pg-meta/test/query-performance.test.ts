@@ -108,19 +108,20 @@ describe('POST /:ref/query-performance/reset', () => {
       expect((await reset()).statusCode).toBe(409);
       return;
     }
-    await p.sql('select label from public.qp_items where id = $1', [7]);
+    // A sleep ranks it among the 50 slowest, above the project bootstrap's own statements.
+    await p.sql('select label from public.qp_items where id = $1 and pg_sleep(0.2) is not null', [7]);
     // A statement in another database of the server (the test server's own).
     const other = new pg.Client({ connectionString: testServerUrl() });
     await other.connect();
     try {
       // (pg_stat_statements keys statements by their shape, aliases aside: this one is unlike any other.)
       await other.query(`select count(*) from pg_catalog.pg_class where relname = 'qp_other_database' and relpages > 42`);
-      expect(texts(await statements())).toContain('select label from public.qp_items where id = $1');
+      expect(texts(await statements())).toContain('select label from public.qp_items where id = $1 and pg_sleep($2) is not null');
 
       const res = await reset();
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ ok: true });
-      expect(texts(await statements())).not.toContain('select label from public.qp_items where id = $1');
+      expect(texts(await statements())).not.toContain('select label from public.qp_items where id = $1 and pg_sleep($2) is not null');
       // The superuser sees every database's statements.
       const kept = await p.superuserSql(
         `select count(*)::int as n from extensions.pg_stat_statements

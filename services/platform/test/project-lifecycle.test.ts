@@ -8,7 +8,7 @@ import {
   type ProjectInfrastructure,
   type ProjectLifecycle,
 } from '@dash/contracts';
-import { connectProject, databaseOf, ensureDatabase, ProjectPools, projectRoleUrl } from '@dash/service-kit';
+import { connectProject, databaseOf, ensureDatabase, PROJECT_ROLES, ProjectPools, projectRoleUrl } from '@dash/service-kit';
 import { freePort } from '@dash/service-kit/dist/postgres';
 import { serviceHeaders, testServerUrl, userHeaders, waitUntil } from '@dash/service-kit/dist/testing';
 import { buildPlatformApp } from '../src/app';
@@ -310,7 +310,7 @@ describe('deleting a project', () => {
   it('deletes the row, then drops the database and its roles', async () => {
     const ref = await activeProject('Doomed');
     const database = `${platform.prefix}${ref}`;
-    expect(await rolesOf(database)).toHaveLength(4);
+    expect(await rolesOf(database)).toHaveLength(PROJECT_ROLES.length);
     expect(expectContract(routes.deleteProject, await remove(ref, users.administrator, 'Doomed'))).toEqual({ ok: true });
     expect(await platform.ctx.db.selectFrom('projects').select('id').where('ref', '=', ref).executeTakeFirst()).toBeUndefined();
     expect(await databasesWithPrefix(database)).toEqual([]);
