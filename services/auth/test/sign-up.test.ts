@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { verifyJwt } from '@dash/service-kit';
 import { claimsOf, JWT_SECRET, PUBLIC_URL, SITE_URL, startAuth, type AuthHarness } from './helpers';
 
@@ -155,5 +156,24 @@ describe('settings that change sign-ups', () => {
     expect(JSON.parse(response.body)).toMatchObject({ error_code: 'no_authorization', msg: 'No API key found in request' });
     const settings = await auth.call('GET', '/settings');
     expect(settings.json).toMatchObject({ disable_signup: false, mailer_autoconfirm: false, external: { email: true, github: false, google: false } });
+  });
+});
+
+describe('lookups at volume', () => {
+  it('finds a user by address through the lower(email) index, whatever the case', async () => {
+    const client = new pg.Client({ connectionString: auth.db.connections.auth });
+    await client.connect();
+    try {
+      await client.query('begin');
+      await client.query('set local enable_seqscan = off');
+      const { rows } = await client.query(
+        "explain (format json) select id from auth.users u where lower(u.email) = lower($1) and u.deleted_at is null and not u.is_anonymous order by u.created_at limit 1",
+        ['ADA@example.com'],
+      );
+      expect(JSON.stringify(rows[0])).toContain('users_email_lower_idx');
+      await client.query('rollback');
+    } finally {
+      await client.end();
+    }
   });
 });

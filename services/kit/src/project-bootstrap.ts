@@ -133,6 +133,9 @@ alter table auth.users
   add column if not exists phone_change_token varchar(255) default '',
   add column if not exists phone_change_sent_at timestamptz;
 
+-- The auth service finds users by address whatever its case: an index, so a sign-in stays one lookup at a million users.
+create index if not exists users_email_lower_idx on auth.users (lower(email));
+
 -- The auth server's tables, with the columns and types Supabase's auth schema has, so SQL written for a
 -- hosted project (policies on auth.uid(), joins to identities, session checks) runs here unchanged.
 do $types$
