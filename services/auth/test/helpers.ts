@@ -69,13 +69,7 @@ export async function startAuth(prefix: string) {
       },
       ...(options.body !== undefined ? { payload: options.body as object } : {}),
     });
-    let json: Record<string, unknown> = {};
-    try {
-      json = response.body ? (JSON.parse(response.body) as Record<string, unknown>) : {};
-    } catch {
-      json = {};
-    }
-    return { status: response.statusCode, json, headers: response.headers };
+    return { status: response.statusCode, json: parsedBody(response.body), headers: response.headers };
   };
   return {
     app,
@@ -103,6 +97,15 @@ export async function startAuth(prefix: string) {
 }
 
 export type AuthHarness = Awaited<ReturnType<typeof startAuth>>;
+
+/** A reply's JSON body; an empty object for none, or for one that is not JSON (a redirect's). */
+function parsedBody(body: string): Record<string, unknown> {
+  try {
+    return body ? (JSON.parse(body) as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
 
 /** The claims of a JWT (unverified: the tests check what the service signed). */
 export function claimsOf(token: string): Record<string, unknown> {

@@ -18,3 +18,4 @@ export * from './mailer';
 export * from './log-redaction';
 export * from './pg-errors';
 export * from './transaction';
+export * from './demo-data';

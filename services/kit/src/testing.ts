@@ -239,3 +239,6 @@ export class OwnPostgres {
   }
 }
 export { ABORT_MODES, abortPlan, prng, sendAndAbort, type AbortMode, type AbortPlan, type AbortRequest } from './abort-client';
+
+/** The default project's demo tables, for tests of what runs on such a project. */
+export { seedDemoData } from './demo-data';

@@ -34,7 +34,7 @@ import { backupRoutesPlugin } from './routes/backups';
 export type { PlatformConfig, PlatformContext } from './context';
 export { decryptConnection, projectDatabaseName, projectRoleConnection } from './projects';
 export { createProject } from './provisioner';
-export { seedDemo, seedDemoData, DEMO_USERS, DEMO_ORG, DEMO_PROJECT } from './seed';
+export { seedDemo, DEMO_USERS, DEMO_ORG, DEMO_PROJECT } from './seed';
 
 export type PlatformApp = ServiceApp & { platform: PlatformContext };
 
