@@ -170,7 +170,7 @@ test('auth settings: site URL, JWT expiry and anonymous sign-ins are saved', asy
   await page.getByLabel('JWT expiry').fill('7200');
   await page.getByLabel('Allow anonymous sign-ins').check();
   await screenshot(page, '13-auth-settings');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(toast(page, 'Auth settings saved')).toBeVisible();
 
   await page.reload();
@@ -179,7 +179,7 @@ test('auth settings: site URL, JWT expiry and anonymous sign-ins are saved', asy
   await expect(page.getByLabel('Allow anonymous sign-ins')).toBeChecked();
   // Leave anonymous sign-ins as they were for the specs after this one.
   await page.getByLabel('Allow anonymous sign-ins').uncheck();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(toast(page, 'Auth settings saved')).toBeVisible();
 });
 

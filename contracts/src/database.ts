@@ -349,7 +349,9 @@ export type PublicationUpdate = Static<typeof PublicationUpdate>;
  * of the server, so the dashboard does not rename, change or drop them; nor superusers, nor the
  * predefined `pg_` roles (see `isProtectedRole`).
  */
-export const STANDARD_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role', 'authenticator', 'dashboard_user'];
+export const STANDARD_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role', 'authenticator', 'dashboard_user', 'supabase_auth_admin'];
+/** Standard roles that run the platform itself (the dashboard, the auth service's hooks): no request acts as one. */
+export const PLATFORM_ROLES: readonly string[] = ['dashboard_user', 'supabase_auth_admin'];
 
 /** Whether the dashboard leaves a role alone (the service also refuses its own connection role). */
 export function isProtectedRole(role: { name: string; is_superuser: boolean }): boolean {

@@ -1,14 +1,12 @@
 import { useState } from 'react';
 import { errorMessage, useProjectRef } from '@dash/shell-sdk';
 import { Button } from '@dash/shell-sdk/ui';
-import { Messages, type Impersonation, type PgRole } from '@dash/contracts';
+import { Messages, PLATFORM_ROLES, type Impersonation, type PgRole } from '@dash/contracts';
 import { useEditorRolesQuery } from '../api/roles';
 import { Popover, usePopoverAnchor } from './Popover';
 
 const DEFAULT_ROLE = 'postgres';
 const BUILT_IN = ['anon', 'authenticated'];
-/** The platform's own role: no request acts as it (the service refuses it too). */
-const PLATFORM_ROLES = ['dashboard_user'];
 
 /**
  * Whether the grid can act as `role`. Requests act as the roles a token names, which are NOLOGIN

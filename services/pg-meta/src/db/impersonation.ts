@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Impersonation } from '@dash/contracts';
+import { PLATFORM_ROLES, type Impersonation } from '@dash/contracts';
 import { badRequest, type ProjectPools, connectProject, isConnectionFailure, projectDbError } from '@dash/service-kit';
 import { ident, literal } from '../sql/ddl/names';
 
@@ -8,7 +8,7 @@ import { ident, literal } from '../sql/ddl/names';
  * the platform. Superusers and Postgres's predefined `pg_*` roles are refused as well (checked below):
  * acting as a role must only ever narrow what the dashboard's own connection may do.
  */
-const NEVER_ASSUMED = new Set(['postgres', 'pgbouncer', 'dashboard_user', 'authenticator']);
+const NEVER_ASSUMED = new Set(['postgres', 'pgbouncer', 'authenticator', ...PLATFORM_ROLES]);
 
 /** How long the impersonated request's claims are valid, as a real access token would be. */
 const CLAIMS_TTL_SECONDS = 3600;
