@@ -83,7 +83,9 @@ describe('codes, PKCE, limits, durations', () => {
     const limiter = new RateLimiter(() => now, 2);
     expect([limiter.take('a', { limit: 2, windowMs: 1000 }), limiter.take('a', { limit: 2, windowMs: 1000 }), limiter.take('a', { limit: 2, windowMs: 1000 })]).toEqual([true, true, false]);
     now = 1000;
-    expect(limiter.take('a', { limit: 2, windowMs: 1000 })).toBe(true);
+    expect([limiter.take('a', { limit: 2, windowMs: 1000 }), limiter.take('a', { limit: 2, windowMs: 1000 }), limiter.take('a', { limit: 2, windowMs: 1000 })]).toEqual([true, true, false]);
+    // A changed limit starts a new window: three more at a limit of 3, though two were counted already.
+    expect([1, 2, 3, 4].map(() => limiter.take('a', { limit: 3, windowMs: 1000 }))).toEqual([true, true, true, false]);
     // Beyond maxBuckets the oldest key is forgotten.
     limiter.take('b', { limit: 1, windowMs: 1000 });
     limiter.take('c', { limit: 1, windowMs: 1000 });
