@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LogEventInput, LogMetadata } from '@dash/contracts';
-import type { LogShipper, ServiceApp } from '@dash/service-kit';
+import { shipRequestEvents, type LogShipper, type ServiceApp } from '@dash/service-kit';
 
 /**
  * The log event of one GraphQL request: the data API's source (`postgrest_logs`, as the project's API report
@@ -29,11 +29,5 @@ export function graphqlEvent(request: FastifyRequest, reply: FastifyReply, role:
 
 /** Ships an event for every GraphQL request (never delaying or failing it); `roleOf` says what it ran as. */
 export function registerGraphqlLogs(app: ServiceApp, shipper: LogShipper | undefined, roleOf: (request: FastifyRequest) => string | null): void {
-  if (!shipper) return;
-  app.addHook('onReady', async () => shipper.start());
-  app.addHook('onResponse', async (request, reply) => {
-    const event = graphqlEvent(request, reply, roleOf(request));
-    if (event) shipper.push(event);
-  });
-  app.addHook('onClose', async () => shipper.close());
+  shipRequestEvents(app, shipper, (request, reply) => graphqlEvent(request, reply, roleOf(request)));
 }

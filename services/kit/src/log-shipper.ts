@@ -1,3 +1,4 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IDENTITY_HEADER, logsRoutes, type LogEventInput } from '@dash/contracts';
 import { signIdentity } from './identity';
 
@@ -133,4 +134,18 @@ export function serviceLogShipper(options: {
     maxBuffered: 10_000,
     onDrop: throttledDropWarning(options.warn, options.what),
   });
+}
+
+/**
+ * Ships one event per answered request (`eventOf` says which, null for none), never delaying or failing the
+ * request: started with the app, flushed and stopped when it closes. Nothing without a shipper.
+ */
+export function shipRequestEvents(app: FastifyInstance, shipper: LogShipper | undefined, eventOf: (request: FastifyRequest, reply: FastifyReply) => LogEventInput | null): void {
+  if (!shipper) return;
+  app.addHook('onReady', async () => shipper.start());
+  app.addHook('onResponse', async (request, reply) => {
+    const event = eventOf(request, reply);
+    if (event) shipper.push(event);
+  });
+  app.addHook('onClose', async () => shipper.close());
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { storageApiBucketRoutes, storageApiRoutes, storageRoutes, type LogEventInput, type LogMetadata, type RouteDef } from '@dash/contracts';
-import type { LogShipper, ServiceApp } from '@dash/service-kit';
+import { shipRequestEvents, type LogShipper, type ServiceApp } from '@dash/service-kit';
 
 /** Each route's operation is its contract name (`uploadObject`, `listBuckets`…), found by method and pattern. */
 const OPERATIONS = new Map<string, string>(
@@ -64,10 +64,5 @@ export function registerStorageLogs(app: ServiceApp, shipper: LogShipper | undef
     // What the connection had moved before this request: the difference at the end is this request's.
     socketAtStart.set(request, { read: request.raw.socket?.bytesRead ?? 0, written: request.raw.socket?.bytesWritten ?? 0 });
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const event = storageEvent(request, reply);
-    if (event) shipper.push(event);
-  });
-  app.addHook('onReady', async () => shipper.start());
-  app.addHook('onClose', async () => shipper.close());
+  shipRequestEvents(app, shipper, storageEvent);
 }

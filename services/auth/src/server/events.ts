@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthAuditAction, LogEventInput, LogMetadata } from '@dash/contracts';
-import type { LogShipper, ServiceApp } from '@dash/service-kit';
+import { shipRequestEvents, type LogShipper, type ServiceApp } from '@dash/service-kit';
 import type { Queryable } from '../users/store';
 
 /** Who an event is about: GoTrue's actor. */
@@ -29,14 +29,7 @@ export class AuthEvents {
 
   register(app: ServiceApp): void {
     app.decorateRequest('authAudit', null);
-    const shipper = this.shipper;
-    if (!shipper) return;
-    app.addHook('onReady', async () => shipper.start());
-    app.addHook('onResponse', async (request, reply) => {
-      const event = authLogEvent(request, reply);
-      if (event) shipper.push(event);
-    });
-    app.addHook('onClose', async () => shipper.close());
+    shipRequestEvents(app, this.shipper, authLogEvent);
   }
 
   /** Writes an audit row and marks the request with its action (its auth_logs event says it). */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LogEventInput, LogMetadata } from '@dash/contracts';
-import { redactSecretParameters, type LogShipper, type ServiceApp } from '@dash/service-kit';
+import { redactSecretParameters, shipRequestEvents, type LogShipper, type ServiceApp } from '@dash/service-kit';
 
 const MAX_TEXT = 2000;
 /** The query string of a request as logged: credentials replaced, kept short. */
@@ -37,11 +37,5 @@ export function postgrestEvent(request: FastifyRequest, reply: FastifyReply): Lo
 
 /** Ships a postgrest_logs event for every data API request (never delaying or failing it). */
 export function registerPostgrestLogs(app: ServiceApp, shipper: LogShipper | undefined): void {
-  if (!shipper) return;
-  app.addHook('onReady', async () => shipper.start());
-  app.addHook('onResponse', async (request, reply) => {
-    const event = postgrestEvent(request, reply);
-    if (event) shipper.push(event);
-  });
-  app.addHook('onClose', async () => shipper.close());
+  shipRequestEvents(app, shipper, postgrestEvent);
 }
